@@ -1,0 +1,1 @@
+"""Command groups of the `companion` CLI, one module each."""
