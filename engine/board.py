@@ -33,26 +33,30 @@ class Location(StrEnum):
     INSTITUTE = "institute"
 
     @property
-    def index(self) -> int:
-        return _ORDER.index(self)
+    def pos(self) -> int:
+        """Board position, 0 (Jupiter) to 3 (The Institute)."""
+        return _POS[self]
 
     @property
     def bonus(self) -> Bonus:
         return _BONUS[self]
 
     @property
-    def title(self) -> str:
+    def label(self) -> str:
+        """The name as printed on the board."""
         return "The Institute" if self is Location.INSTITUTE else self.value.capitalize()
 
     def step(self, direction: int) -> Location:
         """The neighbouring location, wrapping round (``-1`` left, ``+1`` right)."""
-        return _ORDER[(self.index + direction) % len(_ORDER)]
+        return _ORDER[(self.pos + direction) % len(_ORDER)]
 
     def others(self) -> tuple[Location, ...]:
         return tuple(loc for loc in _ORDER if loc is not self)
 
 
 _ORDER: tuple[Location, ...] = tuple(Location)
+LOCATIONS = _ORDER  # iterating a tuple is much faster than iterating the Enum
+_POS = {loc: i for i, loc in enumerate(_ORDER)}
 _BONUS = {
     Location.JUPITER: Bonus.FLEET,
     Location.MARS: Bonus.HELIUM,

@@ -1,0 +1,70 @@
+"""Pending decisions: who must answer, and the legal answers.
+
+Where a rule needs somebody's choice the engine stops and records a
+:class:`Decision`. Its ``options`` are the legal moves, so a bot, a button or the
+phone can answer by picking one. A decision whose ``player`` is None is a chance
+node (a die roll, a random card): whoever drives the engine answers it from an
+injected ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.events import Event
+from engine.steps import Step
+
+
+class Kind(StrEnum):
+    """What sort of question a decision is (for bots, buttons and the page)."""
+
+    TURN = "turn"  # Lead (which card where) or Scout
+    GAIN = "gain"  # Lead's gain step: a location or the deck
+    PLACE = "place"  # where to place a turned-over card
+    ROLL = "roll"  # chance: the Rising die
+    FACE = "face"  # Minerva rolled the Sovereign: pick another face
+    TARGET = "target"  # a card on a location
+    BLOCK = "block"  # reveal a block card, or not
+    CHOOSE = "choose"  # any other choice (ability options)
+    RANDOM = "random"  # chance: a random card or order
+    CONFIRM = "confirm"  # the table confirms a physical step happened
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A question the game is waiting on."""
+
+    kind: Kind
+    player: int | None
+    prompt: str
+    options: tuple[Event, ...]
+    then: Step
+
+    @property
+    def is_chance(self) -> bool:
+        return self.player is None
+
+    def accepts(self, event: Event) -> bool:
+        """True if ``event`` is one of the options.
+
+        An option may leave a field unset (None) when the engine cannot know it, such as
+        a card nobody has seen; an answer that fills it in then matches (the rule that
+        receives it checks the value).
+        """
+        options = self.options
+        # Options are shared values, so an identity test finds most answers at once.
+        if any(option is event for option in options) or event in options:
+            return True
+        return any(_fills(option, event) for option in options)
+
+
+def _fills(option: Event, event: Event) -> bool:
+    if type(option) is not type(event):
+        return False
+    for f in dataclasses.fields(option):
+        wanted = getattr(option, f.name)
+        if wanted is not None and wanted != getattr(event, f.name):
+            return False
+    return True
