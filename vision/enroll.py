@@ -1,0 +1,166 @@
+"""Prototype heads: turn embeddings of reference images into a classifier, without torch.
+
+A head is appended to the embedder graph with the ``onnx`` package: ``scores`` is the
+best cosine similarity over each label's prototypes (one per reference image, padded by
+repetition), ``special`` the similarity to the card back. Enrolment reuses a model's
+embedder with new prototypes, so a user adapts to their camera, light and sleeves, or to
+card designs the embedder never saw, in the time it takes to embed their photos.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from vision.classifier import FACE_DOWN, CardClassifier, ModelError, labels_path
+
+HEAD = "head/"
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+BACK_NAMES = ("back", FACE_DOWN, "face-down")
+_LABEL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def strip_head(model: onnx.ModelProto) -> onnx.ModelProto:
+    """The embedder part of a model: every node, weight and output not in the head."""
+    graph = model.graph
+    nodes = [n for n in graph.node if not n.name.startswith(HEAD)]
+    inits = [i for i in graph.initializer if not i.name.startswith(HEAD)]
+    outputs = [o for o in graph.output if o.name == "embedding"]
+    new_graph = helper.make_graph(nodes, graph.name, list(graph.input), outputs, inits)
+    out = helper.make_model(new_graph, opset_imports=list(model.opset_import))
+    out.ir_version = model.ir_version
+    return out
+
+
+def _stack(prototypes: Sequence[np.ndarray]) -> np.ndarray:
+    """(N labels) lists of (k_i, D) vectors → (D, N*K) matrix, K = max k_i."""
+    k = max(len(p) for p in prototypes)
+    rows = [np.concatenate([p] * (k // len(p) + 1))[:k] for p in prototypes]
+    mats = np.stack(rows).astype(np.float32)  # (N, K, D)
+    mats /= np.linalg.norm(mats, axis=2, keepdims=True) + 1e-8
+    return mats.reshape(-1, mats.shape[2]).T.copy(), k  # type: ignore[return-value]
+
+
+def attach_head(
+    embedder: onnx.ModelProto,
+    labels: Sequence[str],
+    prototypes: Sequence[np.ndarray],
+    back: np.ndarray | None,
+    metadata: Mapping[str, str],
+) -> onnx.ModelProto:
+    """A complete classifier: ``embedder`` plus a prototype head for ``labels``."""
+    if len(labels) != len(prototypes) or not labels:
+        raise ValueError("need one non-empty prototype list per label")
+    matrix, k = _stack(prototypes)
+    dim = matrix.shape[0]
+    back_vec = np.zeros((dim, 1), np.float32) if back is None else back.reshape(dim, 1)
+    model = strip_head(embedder)
+    g = model.graph
+    g.initializer.extend(
+        [
+            numpy_helper.from_array(matrix, HEAD + "prototypes"),
+            numpy_helper.from_array(np.array([-1, len(labels), k], np.int64), HEAD + "shape"),
+            numpy_helper.from_array(back_vec.astype(np.float32), HEAD + "back"),
+        ]
+    )
+    g.node.extend(
+        [
+            helper.make_node(
+                "MatMul", ["embedding", HEAD + "prototypes"], [HEAD + "all"], name=HEAD + "matmul"
+            ),
+            helper.make_node(
+                "Reshape", [HEAD + "all", HEAD + "shape"], [HEAD + "grouped"], name=HEAD + "reshape"
+            ),
+            helper.make_node(
+                "ReduceMax", [HEAD + "grouped"], ["scores"], axes=[2], keepdims=0, name=HEAD + "max"
+            ),
+            helper.make_node(
+                "MatMul", ["embedding", HEAD + "back"], ["special"], name=HEAD + "back_matmul"
+            ),
+        ]
+    )
+    g.output.insert(
+        0, helper.make_tensor_value_info("scores", TensorProto.FLOAT, ["batch", len(labels)])
+    )
+    g.output.append(helper.make_tensor_value_info("special", TensorProto.FLOAT, ["batch", 1]))
+    meta = {
+        **metadata,
+        "labels": "\n".join(labels),
+        "prototypes_per_label": str(k),
+        "face_down": "1" if back is not None else "0",
+    }
+    helper.set_model_props(model, meta)
+    onnx.checker.check_model(model)
+    return model
+
+
+def save(model: onnx.ModelProto, path: Path) -> None:
+    """Write the model and its labels text file beside it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(path))
+    meta = {p.key: p.value for p in model.metadata_props}
+    labels_path(path).write_text(meta["labels"] + "\n")
+
+
+def collect_images(folder: Path) -> dict[str, list[Path]]:
+    """``<label>.<ext>`` files and ``<label>/`` folders of images → label → image paths.
+
+    :raises ValueError: for a missing folder, a bad label or no images at all.
+    """
+    if not folder.is_dir():
+        raise ValueError(f"image folder not found: {folder}")
+    found: dict[str, list[Path]] = {}
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir():
+            files = [f for f in sorted(entry.iterdir()) if f.suffix.lower() in IMAGE_SUFFIXES]
+            label = entry.name
+        elif entry.suffix.lower() in IMAGE_SUFFIXES:
+            files, label = [entry], entry.stem
+        else:
+            continue
+        if files and not _LABEL.match(label):
+            raise ValueError(f"{entry.name}: name it after a card id, e.g. 'dr-virany.jpg'")
+        found.setdefault(label, []).extend(files)
+    if not found:
+        raise ValueError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {folder}")
+    return found
+
+
+def embed_images(classifier: CardClassifier, crops: Sequence[np.ndarray]) -> np.ndarray:
+    """Unit embeddings of canonical crops, in batches of 32."""
+    parts = [classifier.run(list(crops[i : i + 32]))["embedding"] for i in range(0, len(crops), 32)]
+    return np.concatenate(parts)
+
+
+def enroll(
+    base: CardClassifier, crops_by_label: Mapping[str, Sequence[np.ndarray]], note: str = "enrolled"
+) -> onnx.ModelProto:
+    """A classifier with ``base``'s embedder and one prototype per given crop.
+
+    Crops filed under a back name (``back``, ``face-down``) become the card-back
+    prototype; otherwise the base model's card back is kept.
+    """
+    labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
+    if not labels:
+        raise ValueError("no card images to enrol")
+    protos = [embed_images(base, crops_by_label[k]) for k in labels]
+    back_crops = [c for name in BACK_NAMES for c in crops_by_label.get(name, ())]
+    back = embed_images(base, back_crops).mean(axis=0) if back_crops else _base_back(base)
+    model = onnx.load(str(base.path))
+    keep = {k: v for k, v in base.metadata.items() if k in ("min_score", "min_margin", "embedder")}
+    return attach_head(model, labels, protos, back, {**keep, "head": note})
+
+
+def _base_back(base: CardClassifier) -> np.ndarray | None:
+    if base.metadata.get("face_down") != "1":
+        return None
+    model = onnx.load(str(base.path))
+    for init in model.graph.initializer:
+        if init.name == HEAD + "back":
+            return numpy_helper.to_array(init).reshape(-1)
+    raise ModelError(f"{base.path.name} says it has a card back but holds none")

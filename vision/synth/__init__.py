@@ -1,0 +1,1 @@
+"""Synthetic cards and table scenes: for training, tests and the demo's camera."""

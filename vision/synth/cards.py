@@ -1,0 +1,292 @@
+"""Card faces drawn from the catalogue in several visual styles, plus the card back.
+
+Styles: ``classic`` (dark frame, caste header) and ``modern`` (white frame, caste side
+band, different fonts and art) are drawn by code; ``photo`` uses the printed-card photos
+when a folder of them is given. ``modern`` is never used in training, so accuracy on it
+measures domain shift instead of assuming it away.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import CARDS, Color
+
+PX_PER_MM = 4
+CARD_W_MM, CARD_H_MM = 63, 88
+FACE_W, FACE_H = CARD_W_MM * PX_PER_MM, CARD_H_MM * PX_PER_MM
+STYLES = ("classic", "modern", "photo")
+TRAIN_STYLES = ("classic", "photo")
+FACE_DOWN = "face-down"  # layout entry for a card lying face down (Firewall Expert)
+
+# BGR caste colours: close enough to the printed ones for the eye, not copied from them.
+CASTE_BGR: dict[Color, tuple[int, int, int]] = {
+    Color.GOLD: (40, 170, 225),
+    Color.SILVER: (190, 185, 180),
+    Color.WHITE: (235, 235, 230),
+    Color.COPPER: (55, 105, 180),
+    Color.BLUE: (190, 95, 35),
+    Color.YELLOW: (45, 215, 240),
+    Color.GREEN: (70, 150, 45),
+    Color.VIOLET: (150, 50, 120),
+    Color.ORANGE: (25, 120, 235),
+    Color.RED: (45, 40, 195),
+    Color.BROWN: (40, 70, 115),
+    Color.GRAY: (125, 125, 125),
+    Color.OBSIDIAN: (35, 30, 30),
+    Color.PINK: (175, 130, 240),
+}
+_SYLLABLES = (
+    "ar",
+    "ves",
+    "ka",
+    "tor",
+    "li",
+    "mo",
+    "dra",
+    "sen",
+    "ul",
+    "py",
+    "rix",
+    "ta",
+    "no",
+    "bel",
+    "cas",
+    "sio",
+    "gar",
+    "en",
+    "ov",
+    "thu",
+    "mi",
+    "zel",
+    "quo",
+    "ra",
+)
+
+
+def seeded(*parts: object) -> random.Random:
+    """A generator seeded from text, stable across runs and processes (unlike ``hash``)."""
+    return random.Random(zlib.crc32("|".join(map(str, parts)).encode()))
+
+
+def fake_identity(rng: random.Random) -> tuple[str, Color, int]:
+    """A card that is not in the catalogue: name, caste and value (training, open set)."""
+    words = [
+        "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3))).capitalize()
+        for _ in range(rng.randint(1, 2))
+    ]
+    return " ".join(words), rng.choice(list(Color)), rng.choice((3, 5, 7, 9, 10, 12, 15, 20))
+
+
+def _fit_text(
+    img: np.ndarray,
+    text: str,
+    box: tuple[int, int, int, int],
+    font: int,
+    color: tuple[int, int, int],
+    thickness: int = 2,
+) -> None:
+    x, y, w, h = box
+    scale = 1.0
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thickness)
+    scale = min(w / max(tw, 1), h / max(th, 1))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thickness)
+    org = (x + (w - tw) // 2, y + (h + th) // 2)
+    cv2.putText(img, text, org, font, scale, color, thickness, cv2.LINE_AA)
+
+
+def _tint(color: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    return tuple(int(np.clip(c * factor, 0, 255)) for c in color)  # type: ignore[return-value]
+
+
+def _gradient(h: int, w: int, top: tuple[int, ...], bottom: tuple[int, ...]) -> np.ndarray:
+    t = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None, None]
+    grad = np.array(top, np.float32) * (1 - t) + np.array(bottom, np.float32) * t
+    return np.repeat(grad, w, axis=1).astype(np.uint8)
+
+
+def _art(h: int, w: int, rng: random.Random, base: tuple[int, int, int], kind: str) -> np.ndarray:
+    """Procedural art: blobs and polygons (classic) or rings and stripes (modern)."""
+    img = _gradient(h, w, _tint(base, 0.5 + rng.random()), _tint(base, 0.2 + 0.6 * rng.random()))
+    for _ in range(rng.randint(6, 11)):
+        colour = tuple(rng.randrange(256) for _ in range(3))
+        cx, cy = rng.randrange(w), rng.randrange(h)
+        size = rng.randint(w // 10, w // 2)
+        if kind == "classic":
+            pick = rng.random()
+            if pick < 0.4:
+                cv2.circle(img, (cx, cy), size // 2, colour, -1, cv2.LINE_AA)
+            elif pick < 0.8:
+                pts = np.array(
+                    [
+                        (cx + rng.randint(-size, size), cy + rng.randint(-size, size))
+                        for _ in range(rng.randint(3, 5))
+                    ],
+                    np.int32,
+                )
+                cv2.fillPoly(img, [pts], colour, cv2.LINE_AA)
+            else:
+                cv2.line(
+                    img,
+                    (cx, cy),
+                    (rng.randrange(w), rng.randrange(h)),
+                    colour,
+                    rng.randint(3, 10),
+                    cv2.LINE_AA,
+                )
+        else:
+            for r in range(size, 4, -rng.randint(8, 16)):
+                cv2.circle(img, (cx, cy), r, colour, rng.randint(2, 5), cv2.LINE_AA)
+            if rng.random() < 0.5:
+                x0 = rng.randrange(w)
+                cv2.rectangle(img, (x0, 0), (x0 + rng.randint(4, 20), h), colour, -1)
+    return img
+
+
+def _text_lines(
+    img: np.ndarray,
+    box: tuple[int, int, int, int],
+    rng: random.Random,
+    colour: tuple[int, int, int],
+) -> None:
+    x, y, w, h = box
+    for row in range(y + 8, y + h - 6, 14):
+        length = rng.randint(w // 2, w - 10)
+        cv2.line(img, (x + 6, row), (x + length, row), colour, 3)
+
+
+def draw_classic(name: str, color: Color, value: int, role: str = "") -> np.ndarray:
+    """The ``classic`` style: dark frame, caste header with name and value, art, text box."""
+    rng = seeded("classic", name)
+    caste = CASTE_BGR[color]
+    img = np.full((FACE_H, FACE_W, 3), 28, np.uint8)
+    img[48:260, 10:-10] = _art(212, FACE_W - 20, rng, caste, "classic")
+    cv2.rectangle(img, (0, 0), (FACE_W, 50), caste, -1)
+    cv2.rectangle(img, (0, 0), (FACE_W, 50), _tint(caste, 0.5), 3)
+    cv2.circle(img, (28, 28), 22, (245, 245, 245), -1, cv2.LINE_AA)
+    cv2.circle(img, (28, 28), 22, _tint(caste, 0.4), 3, cv2.LINE_AA)
+    _fit_text(img, str(value), (12, 14, 32, 28), cv2.FONT_HERSHEY_DUPLEX, (20, 20, 20))
+    text_colour = (20, 20, 20) if sum(caste) > 420 else (245, 245, 245)
+    _fit_text(img, name.upper(), (58, 8, FACE_W - 66, 26), cv2.FONT_HERSHEY_DUPLEX, text_colour)
+    _fit_text(
+        img,
+        f"{color.value} {role}".strip(),
+        (110, 34, FACE_W - 120, 12),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        text_colour,
+        1,
+    )
+    cv2.rectangle(img, (10, 268), (FACE_W - 10, FACE_H - 10), (225, 225, 220), -1)
+    _text_lines(img, (10, 268, FACE_W - 20, FACE_H - 278), rng, (70, 70, 70))
+    return img
+
+
+def draw_modern(name: str, color: Color, value: int, role: str = "") -> np.ndarray:
+    """The ``modern`` style (held out of training): light frame, side band, ring art."""
+    rng = seeded("modern", name)
+    caste = CASTE_BGR[color]
+    img = np.full((FACE_H, FACE_W, 3), (232, 236, 240), np.uint8)
+    cv2.rectangle(img, (0, 0), (26, FACE_H), caste, -1)
+    img[70:300, 36:-10] = _art(230, FACE_W - 46, rng, _tint(caste, 1.2), "modern")
+    cv2.rectangle(img, (FACE_W - 52, 8), (FACE_W - 10, 58), (30, 30, 30), -1)
+    _fit_text(img, str(value), (FACE_W - 48, 16, 34, 34), cv2.FONT_HERSHEY_TRIPLEX, (240, 240, 240))
+    _fit_text(img, name, (34, 10, FACE_W - 94, 30), cv2.FONT_HERSHEY_TRIPLEX, (25, 25, 25))
+    _fit_text(
+        img,
+        role or color.value,
+        (34, 44, FACE_W - 94, 14),
+        cv2.FONT_HERSHEY_COMPLEX_SMALL,
+        _tint(caste, 0.7),
+        1,
+    )
+    _text_lines(img, (36, 306, FACE_W - 46, FACE_H - 312), rng, _tint(caste, 0.6))
+    return img
+
+
+def draw_foreign(rng: random.Random) -> np.ndarray:
+    """A card from another game (open-set negative): white face, big suit shape and letter."""
+    img = np.full((FACE_H, FACE_W, 3), 245, np.uint8)
+    colour = rng.choice(((30, 30, 200), (20, 20, 20), (160, 60, 20)))
+    cv2.rectangle(img, (8, 8), (FACE_W - 8, FACE_H - 8), colour, 3)
+    centre = (FACE_W // 2, FACE_H // 2)
+    if rng.random() < 0.5:
+        cv2.circle(img, centre, rng.randint(40, 80), colour, -1, cv2.LINE_AA)
+    else:
+        half = rng.randint(40, 80)
+        pts = np.array(
+            [
+                (centre[0], centre[1] - half),
+                (centre[0] + half, centre[1]),
+                (centre[0], centre[1] + half),
+                (centre[0] - half, centre[1]),
+            ],
+            np.int32,
+        )
+        cv2.fillPoly(img, [pts], colour, cv2.LINE_AA)
+    letter = rng.choice("AKQJ2345678910")
+    cv2.putText(img, letter, (16, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.8, colour, 4, cv2.LINE_AA)
+    return img
+
+
+@lru_cache(maxsize=1)
+def card_back() -> np.ndarray:
+    """The back every face-down card shows in synthetic scenes."""
+    img = _gradient(FACE_H, FACE_W, (30, 25, 110), (15, 10, 60))
+    cv2.rectangle(img, (10, 10), (FACE_W - 10, FACE_H - 10), (60, 150, 200), 3)
+    centre = (FACE_W // 2, FACE_H // 2)
+    cv2.circle(img, centre, 70, (60, 150, 200), 4, cv2.LINE_AA)
+    pts = np.array(
+        [
+            (centre[0], centre[1] - 55),
+            (centre[0] + 48, centre[1] + 28),
+            (centre[0] - 48, centre[1] + 28),
+        ],
+        np.int32,
+    )
+    cv2.polylines(img, [pts], True, (60, 150, 200), 4, cv2.LINE_AA)
+    return img
+
+
+def default_photo_dir() -> Path:
+    """Where the printed-card photos lie beside the project checkout (never committed)."""
+    return Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "card-photos"
+
+
+@lru_cache(maxsize=512)
+def _photo(path: str) -> np.ndarray:
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError(f"cannot read card photo {path}")
+    return cv2.resize(img, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+
+
+@lru_cache(maxsize=1024)
+def _face_cached(card: str, style: str, photo_dir: str) -> np.ndarray:
+    if card == FACE_DOWN:
+        return card_back()
+    if style == "photo":
+        return _photo(str(Path(photo_dir) / f"{card}.jpg"))
+    info = CARDS[card]
+    draw = draw_classic if style == "classic" else draw_modern
+    return draw(info.name, info.color, info.core, info.role)
+
+
+def card_face(card: str, style: str = "classic", photo_dir: Path | None = None) -> np.ndarray:
+    """The face of catalogue card ``card`` (or the back for :data:`FACE_DOWN`), BGR, cached.
+
+    :raises ValueError: for an unknown style or card id, or a missing photo.
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown card style {style!r}; choose one of {', '.join(STYLES)}")
+    if card != FACE_DOWN and card not in CARDS:
+        raise ValueError(f"unknown card id {card!r}")
+    folder = photo_dir or default_photo_dir()
+    face = _face_cached(card, style, str(folder))
+    face.flags.writeable = False
+    return face

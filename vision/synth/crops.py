@@ -1,0 +1,119 @@
+"""Canonical card images as the locator would cut them from a real frame, for training.
+
+A card face is laid on a patch of table at a random camera resolution, lit, glared,
+shadowed, sleeved, blurred, noised and JPEG-compressed, then cut out through a slightly
+wrong outline (the locator's error) exactly as :func:`vision.locate.warp_card` cuts it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import cv2
+import numpy as np
+
+from vision.locate import warp_card
+from vision.synth import effects
+from vision.synth.cards import CARD_H_MM, CARD_W_MM, FACE_H, FACE_W, draw_foreign
+
+MARGIN_MM = 6.0
+NEGATIVE_KINDS = ("hand", "table", "foreign", "object")
+
+
+def _card_corners(rng: random.Random, jitter_deg: float = 1.5) -> np.ndarray:
+    """The card's true corners (TL, TR, BR, BL) in patch millimetres."""
+    cx = MARGIN_MM + CARD_W_MM / 2 + rng.uniform(-1, 1)
+    cy = MARGIN_MM + CARD_H_MM / 2 + rng.uniform(-1, 1)
+    a = math.radians(rng.uniform(-jitter_deg, jitter_deg))
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * (
+        CARD_W_MM / 2,
+        CARD_H_MM / 2,
+    )
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]], np.float32)
+    return (half @ rot.T + (cx, cy)).astype(np.float32)
+
+
+def _paste(patch: np.ndarray, face: np.ndarray, corners_px: np.ndarray) -> None:
+    src = np.array(
+        [[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]], [0, face.shape[0]]], np.float32
+    )
+    m = cv2.getPerspectiveTransform(src, corners_px.astype(np.float32))
+    h, w = patch.shape[:2]
+    warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_LINEAR)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners_px).astype(np.int32), 255)
+    np.copyto(patch, warped, where=mask[:, :, None] > 0)
+
+
+def _sleeve(face: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A sleeve: a coloured or clear rim and a faint sheen that lowers contrast."""
+    colour = np.array(rng.choice(effects.SLEEVE_BGR), np.float32)
+    out = face.astype(np.float32)
+    rim = rng.randint(3, 7)
+    out[:rim], out[-rim:], out[:, :rim], out[:, -rim:] = colour, colour, colour, colour
+    sheen = rng.uniform(0.05, 0.2)
+    return (out * (1 - sheen) + 255 * sheen).astype(np.uint8)
+
+
+def _estimate_error(corners_mm: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The outline the locator would report: shifted, scaled and bent a little."""
+    centre = corners_mm.mean(axis=0)
+    scale = rng.uniform(0.97, 1.04)
+    shift = np.array([rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5)], np.float32)
+    wobble = np.array([[rng.gauss(0, 0.7), rng.gauss(0, 0.7)] for _ in range(4)], np.float32)
+    return (corners_mm - centre) * scale + centre + shift + np.clip(wobble, -2, 2)
+
+
+def _negative_face(kind: str, rng: random.Random) -> np.ndarray | None:
+    if kind == "foreign":
+        return draw_foreign(rng)
+    if kind == "object":
+        img = np.full((FACE_H, FACE_W, 3), [rng.randint(0, 255) for _ in range(3)], np.uint8)
+        cv2.circle(
+            img,
+            (FACE_W // 2, FACE_H // 2),
+            rng.randint(30, 110),
+            [rng.randint(0, 255) for _ in range(3)],
+            -1,
+        )
+        return img
+    return None
+
+
+def capture(
+    face: np.ndarray | None, rng: random.Random, negative: str | None = None, clean: bool = False
+) -> np.ndarray:
+    """One canonical crop of ``face`` (or of a negative: a hand over it, bare table, ...)."""
+    res = 3.2 if clean else rng.uniform(2.0, 3.8)  # camera pixels per mm on the table
+    size_mm = np.array((CARD_W_MM + 2 * MARGIN_MM, CARD_H_MM + 2 * MARGIN_MM))
+    w, h = (size_mm * res).astype(int)
+    patch = effects.table_texture(h, w, rng)
+    corners = _card_corners(rng, 0.0 if clean else 1.5)
+    shown = face if negative in (None, "hand") else _negative_face(negative, rng)
+    if shown is not None:
+        if not clean and rng.random() < 0.3:
+            shown = _sleeve(shown, rng)
+        _paste(patch, shown, corners * res)
+    if negative == "hand":
+        tip = corners.mean(axis=0) + np.array((rng.uniform(-20, 20), rng.uniform(-35, 30)))
+        polys = effects.hand_polygons(tuple(tip), rng.uniform(0.3, math.pi - 0.3), rng)
+        effects.fill_polygons(patch, polys, np.diag([res, res, 1]).astype(np.float32))
+    if not clean:
+        patch = _degrade(patch, rng, corners * res)
+    quad = corners if clean else _estimate_error(corners, rng)
+    return warp_card(patch, quad * res)
+
+
+def _degrade(patch: np.ndarray, rng: random.Random, corners_px: np.ndarray) -> np.ndarray:
+    patch = effects.light(patch, rng)
+    if rng.random() < 0.3:
+        patch = effects.shadow(patch, rng)
+    if rng.random() < 0.35:
+        x, y = corners_px[rng.randrange(4)] * rng.uniform(0.3, 1.0) + corners_px.mean(0) * 0.3
+        patch = effects.glare(
+            patch, rng, (float(x), float(y)), rng.uniform(0.08, 0.3) * patch.shape[0]
+        )
+    patch = effects.blur(patch, rng, 1.4)
+    patch = effects.noise(patch, rng, 8.0)
+    return effects.jpeg(patch, rng)

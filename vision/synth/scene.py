@@ -1,0 +1,353 @@
+"""Table scenes: markers, cascaded stacks, hands and objects, seen by a tilted camera.
+
+``render(layout, rng, options)`` returns a BGR frame and its truth. Geometry follows the
+contract: marker centres are the play-area corners (328 × 218 mm), four 82 mm columns,
+cards 63 × 88 mm upright, stacks start about 20 mm below the top edge and cascade about
+14 mm per card; placement is messy on purpose (offsets, rotation). Deterministic for a
+given ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.board import Location
+from vision.calibrate import MARKER_IDS, MARKER_MM, PLAY_H_MM, PLAY_W_MM, Calibration
+from vision.synth import effects
+from vision.synth.cards import (
+    CARD_H_MM,
+    CARD_W_MM,
+    FACE_DOWN,
+    card_face,
+    draw_foreign,
+    seeded,
+)
+
+COLUMN_MM = PLAY_W_MM / 4
+STACK_TOP_MM = 20.0
+CASCADE_MM = 14.0
+FOREIGN = "foreign-card"  # layout entry: a card from another game (the answer is unknown)
+PAPER_MM = MARKER_MM * 10 / 6  # code plus two white cells each side
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    """How to draw a scene; ``None`` fields are drawn at random from ``rng``."""
+
+    style: str = "classic"
+    photo_dir: Path | None = None
+    size: tuple[int, int] = (1280, 960)
+    tilt_deg: float | None = None  # camera tilt from straight down, 0–30°
+    messy: bool = True  # placement offsets (±4 mm), rotation (±5°), cascade 12–16 mm
+    capture: bool = True  # light, shadow, glare, blur, noise, JPEG
+    hands: tuple[str, ...] = ()  # locations a hand covers
+    objects: tuple[str, ...] = ()  # locations with a non-card object on top
+    glare: float = 0.3  # chance of a specular highlight
+    show_markers: bool = True
+
+
+@dataclass(frozen=True)
+class LocationTruth:
+    """What a scanner should report for one location."""
+
+    state: str  # "empty" | "card" | "face_down" | "occluded" | "unknown"
+    top: str | None
+    depth: int
+    quad: np.ndarray | None = None  # top card corners in frame pixels (TL, TR, BR, BL)
+
+
+@dataclass(frozen=True)
+class SceneTruth:
+    """The scene's ground truth: calibration (marker centres) and each location."""
+
+    calibration: Calibration
+    locations: dict[str, LocationTruth] = field(default_factory=dict)
+
+
+def camera_homography(
+    rng: random.Random, size: tuple[int, int], tilt_deg: float | None
+) -> np.ndarray:
+    """Play-area mm → pixels for a camera on the player's side, tilted up to 30°."""
+    w, h = size
+    tilt = math.radians(rng.uniform(0, 30) if tilt_deg is None else tilt_deg)
+    roll = math.radians(rng.uniform(-4, 4))
+    target = np.array(
+        [PLAY_W_MM / 2 + rng.uniform(-10, 10), PLAY_H_MM / 2 + 15 + rng.uniform(-8, 8), 0]
+    )
+    f = w * rng.uniform(0.75, 0.95)
+    width, height = _extent(_look_at(target, 1000.0, tilt, roll, f, size))
+    fill = rng.uniform(0.84, 0.94)
+    scale = max(width / (fill * w), height / (fill * h))
+    return _look_at(target, 1000.0 * scale, tilt, roll, f, size)
+
+
+def _look_at(
+    target: np.ndarray, dist: float, tilt: float, roll: float, f: float, size: tuple[int, int]
+) -> np.ndarray:
+    # World: X right, Y towards the player, Z down into the table (right-handed).
+    centre = target + dist * np.array([0.0, math.sin(tilt), -math.cos(tilt)])
+    z = (target - centre) / np.linalg.norm(target - centre)
+    y = np.array([0.0, 1.0, 0.0]) - z[1] * z
+    y /= np.linalg.norm(y)
+    x = np.cross(y, z)
+    x, y = x * math.cos(roll) + y * math.sin(roll), -x * math.sin(roll) + y * math.cos(roll)
+    rot = np.stack([x, y, z])
+    k = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]])
+    t = -rot @ centre
+    hom = k @ np.column_stack([rot[:, 0], rot[:, 1], t])
+    return hom / hom[2, 2]
+
+
+def _extent(hom: np.ndarray) -> tuple[float, float]:
+    """Pixels the scene (markers' paper and deep stacks) spans under ``hom``: width, height."""
+    pts = np.array(
+        [
+            [-PAPER_MM, -PAPER_MM],
+            [PLAY_W_MM + PAPER_MM, -PAPER_MM],
+            [PLAY_W_MM + PAPER_MM, PLAY_H_MM + 40],
+            [-PAPER_MM, PLAY_H_MM + 40],
+        ],
+        np.float32,
+    )
+    px = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
+    return float(np.ptp(px[:, 0])), float(np.ptp(px[:, 1]))
+
+
+def paste(frame: np.ndarray, img: np.ndarray, quad: np.ndarray) -> None:
+    """Draw ``img`` into ``frame`` with its corners on ``quad`` (TL, TR, BR, BL pixels)."""
+    h, w = frame.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    local = (quad - (x0, y0)).astype(np.float32)
+    ih, iw = img.shape[:2]
+    src = np.array([[0, 0], [iw, 0], [iw, ih], [0, ih]], np.float32)
+    m = cv2.getPerspectiveTransform(src, local)
+    roi = frame[y0:y1, x0:x1]
+    warped = cv2.warpPerspective(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(local * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    np.copyto(roi, warped, where=mask[:, :, None] > 127)
+
+
+def _project(hom: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(pts_mm, np.float32).reshape(-1, 1, 2), hom).reshape(
+        -1, 2
+    )
+
+
+def rect_mm(cx: float, cy: float, w: float, h: float, angle_deg: float = 0.0) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of a ``w`` × ``h`` rectangle centred at (cx, cy), rotated."""
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
+    return (half @ rot.T + (cx, cy)).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def marker_image(marker_id: int, cell_px: int = 12) -> np.ndarray:
+    """The marker on its paper: the 6-cell code and two white cells all round, BGR."""
+    code = cv2.aruco.generateImageMarker(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), marker_id, 6 * cell_px
+    )
+    paper = cv2.copyMakeBorder(
+        code, 2 * cell_px, 2 * cell_px, 2 * cell_px, 2 * cell_px, cv2.BORDER_CONSTANT, value=255
+    )
+    return cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR)
+
+
+def _draw_markers(frame: np.ndarray, hom: np.ndarray, rng: random.Random) -> None:
+    corners = ((0, 0), (PLAY_W_MM, 0), (PLAY_W_MM, PLAY_H_MM), (0, PLAY_H_MM))
+    for marker_id, (x, y) in zip(MARKER_IDS, corners, strict=True):
+        quad = rect_mm(x, y, PAPER_MM, PAPER_MM, rng.uniform(-3, 3))
+        paste(frame, marker_image(marker_id), _project(hom, quad))
+
+
+def _face(entry: str, options: SceneOptions) -> np.ndarray:
+    if entry == FOREIGN:
+        return _foreign_face()
+    return card_face(entry, options.style, options.photo_dir)
+
+
+@lru_cache(maxsize=1)
+def _foreign_face() -> np.ndarray:
+    return draw_foreign(seeded("foreign"))
+
+
+def _placements(stack: list[str], column: int, rng: random.Random, messy: bool) -> list[np.ndarray]:
+    """Card corners in play-area mm for one stack, oldest first."""
+    cx = COLUMN_MM * (column + 0.5)
+    step = rng.uniform(12.0, 16.0) if messy else CASCADE_MM
+    top = STACK_TOP_MM + (rng.uniform(-3, 3) if messy else 0.0)
+    quads = []
+    for k in range(len(stack)):
+        dx, dy, angle = (
+            (rng.uniform(-4, 4), rng.uniform(-1.5, 1.5), rng.uniform(-5, 5))
+            if messy
+            else (0.0, 0.0, 0.0)
+        )
+        quads.append(
+            rect_mm(cx + dx, top + k * step + CARD_H_MM / 2 + dy, CARD_W_MM, CARD_H_MM, angle)
+        )
+    return quads
+
+
+def _draw_card(
+    frame: np.ndarray, hom: np.ndarray, face: np.ndarray, quad_mm: np.ndarray
+) -> np.ndarray:
+    darken(frame, _project(hom, quad_mm + np.array((0.8, 1.2))), 0.6)  # the card's own drop shadow
+    quad = _project(hom, quad_mm)
+    paste(frame, face, quad)
+    return quad
+
+
+def darken(frame: np.ndarray, quad: np.ndarray, factor: float) -> None:
+    """Scale the pixels inside a convex pixel polygon by ``factor`` (in place)."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, frame.shape[1::-1])
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = frame[y0:y1, x0:x1]
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 255)
+    np.copyto(roi, cv2.convertScaleAbs(roi, alpha=factor), where=mask[:, :, None] > 0)
+
+
+def _object_polys(
+    centre: np.ndarray, rng: random.Random
+) -> list[tuple[np.ndarray, tuple[int, int, int]]]:
+    """A non-card object: a phone, a coaster or a notebook lying on the stack."""
+    colour = tuple(rng.randint(0, 255) for _ in range(3))
+    kind = rng.choice(("phone", "coaster", "notebook"))
+    if kind == "coaster":
+        ang = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+        r = rng.uniform(40, 50)
+        pts = np.stack([centre[0] + r * np.cos(ang), centre[1] + r * np.sin(ang)], 1)
+        return [(pts.astype(np.float32), colour)]
+    w, h = (72, 150) if kind == "phone" else (110, 150)
+    body = rect_mm(float(centre[0]), float(centre[1]), w, h, rng.uniform(-25, 25))
+    inner = (
+        rect_mm(float(centre[0]), float(centre[1]), w - 8, h - 14, 0) if kind == "phone" else None
+    )
+    polys = [(body, (20, 20, 20) if kind == "phone" else colour)]
+    if inner is not None:
+        polys.append((inner, colour))
+    return polys
+
+
+def render(
+    layout: dict[str, list[str]] | dict[Location, list[str]],
+    rng: random.Random,
+    options: SceneOptions | None = None,
+) -> tuple[np.ndarray, SceneTruth]:
+    """A camera frame of the table with ``layout`` ({location: [card ids, oldest first]}).
+
+    Entries may be card ids, :data:`~vision.synth.cards.FACE_DOWN` or :data:`FOREIGN`.
+    :raises ValueError: for an unknown location, card id or style.
+    """
+    options = options or SceneOptions()
+    stacks = _normalise(layout)
+    w, h = options.size
+    hom = camera_homography(rng, options.size, options.tilt_deg)
+    frame = (
+        effects.table_texture(h, w, rng)
+        if max(w, h) <= 1024
+        else cv2.resize(
+            effects.table_texture(720, 960, rng), (w, h), interpolation=cv2.INTER_LINEAR
+        )
+    )
+    if options.show_markers:
+        _draw_markers(frame, hom, rng)
+    truth: dict[str, LocationTruth] = {}
+    for column, loc in enumerate(Location):
+        truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, rng, options)
+    _cover(frame, hom, truth, rng, options)
+    if options.capture:
+        frame = _capture(frame, rng, options)
+    corners = _project(
+        hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
+    )
+    calib = Calibration(tuple((float(x), float(y)) for x, y in corners), source="markers")
+    return frame, SceneTruth(calib, truth)
+
+
+def _normalise(layout: dict) -> dict[str, list[str]]:  # type: ignore[type-arg]
+    out = {}
+    for key, stack in layout.items():
+        loc = Location(str(key))
+        for entry in stack:
+            if entry != FOREIGN:
+                card_face(entry, "classic")  # validates the id
+        out[loc.value] = list(stack)
+    return out
+
+
+def _draw_stack(
+    frame: np.ndarray,
+    hom: np.ndarray,
+    stack: list[str],
+    column: int,
+    rng: random.Random,
+    options: SceneOptions,
+) -> LocationTruth:
+    if not stack:
+        return LocationTruth("empty", None, 0)
+    quad = None
+    for entry, quad_mm in zip(stack, _placements(stack, column, rng, options.messy), strict=True):
+        quad = _draw_card(frame, hom, _face(entry, options), quad_mm)
+    top = stack[-1]
+    if top == FACE_DOWN:
+        return LocationTruth("face_down", None, len(stack), quad)
+    if top == FOREIGN:
+        return LocationTruth("unknown", None, len(stack), quad)
+    return LocationTruth("card", top, len(stack), quad)
+
+
+def _cover(
+    frame: np.ndarray,
+    hom: np.ndarray,
+    truth: dict[str, LocationTruth],
+    rng: random.Random,
+    options: SceneOptions,
+) -> None:
+    """Objects and hands over locations; they change the truth to unknown / occluded."""
+    for name in options.objects:
+        loc = Location(name)
+        centre = _top_centre_mm(truth[loc.value], hom, loc.index)
+        effects.fill_polygons(frame, _object_polys(centre, rng), hom)
+        old = truth[loc.value]
+        truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad)
+    for name in options.hands:
+        loc = Location(name)
+        centre = _top_centre_mm(truth[loc.value], hom, loc.index)
+        tip = centre + np.array((rng.uniform(-15, 15), rng.uniform(-30, 10)))
+        angle = math.pi / 2 + rng.uniform(-0.6, 0.6)
+        effects.fill_polygons(frame, effects.hand_polygons(tuple(tip), angle, rng), hom)
+        old = truth[loc.value]
+        truth[loc.value] = LocationTruth("occluded", old.top, old.depth, old.quad)
+
+
+def _top_centre_mm(t: LocationTruth, hom: np.ndarray, column: int) -> np.ndarray:
+    if t.quad is None:
+        return np.array([COLUMN_MM * (column + 0.5), STACK_TOP_MM + CARD_H_MM / 2])
+    return _project(np.linalg.inv(hom), t.quad).mean(axis=0)
+
+
+def _capture(frame: np.ndarray, rng: random.Random, options: SceneOptions) -> np.ndarray:
+    frame = effects.light(frame, rng)
+    if rng.random() < 0.25:
+        frame = effects.shadow(frame, rng)
+    if rng.random() < options.glare:
+        frame = effects.glare(frame, rng, radius=rng.uniform(0.04, 0.12) * frame.shape[1])
+    frame = effects.blur(frame, rng, 1.2)
+    frame = effects.noise(frame, rng, 6.0)
+    return effects.jpeg(frame, rng, (60, 95))
