@@ -1,0 +1,665 @@
+"""Final scoring, step by step as on the paper scorepad.
+
+Rows per player: end-of-game abilities (points they scored directly, e.g. Hacker),
+character cards (core values, then every bonus clause), Fleet, Helium, Sovereign,
+Influence, excess cards. Orange names and Gray castes that the table did not declare
+are chosen to maximise the player's total (an exact search over the names and castes
+the hand's clauses can use) and reported. Au Toma scores 70 plus her hand by parity.
+
+>>> from engine.table import Seat, Table
+>>> sheet = score(Table(seats=(
+...     Seat("Ann", ("janitor", "dataport-specialist", "cyther", "holiday"),
+...          helium=2, influence=10, fleet=3, sovereign=True),
+...     Seat("Bob", ("eo", "deanna"), influence=5),
+... ), neutral_influence=3))
+>>> [(p.name, p.cards_core, p.cards_bonus, p.influence, p.total) for p in sheet.players]
+[('Ann', 48, 52, 40, 162), ('Bob', 19, 36, 10, 65)]
+>>> sheet.players[0].choices_json()
+{'cyther': {'name': 'cyther'}, 'holiday': {'color': 'blue'}}
+>>> sheet.winners
+('Ann',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from itertools import combinations, combinations_with_replacement
+from types import MappingProxyType
+
+from engine.board import Location
+from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, Hand, initial, tally
+from engine.cards import CARDS, Color
+from engine.rulings import Rulings, describe
+from engine.table import Choice, Seat, Table
+
+FLEET_POINTS = (0, 1, 3, 6, 10, 15, 21, 28, 34, 39, 43)
+HELIUM_POINTS = 3
+SOVEREIGN_POINTS = 10
+INFLUENCE_RATES = (4, 2, 1)  # per token: top distinct value, next, all lower ones
+HAND_LIMIT = 7
+EXCESS_PENALTY = 10
+AUTOMA_BASE = 70
+AUTOMA_HAND_LIMIT = 20
+# Au Toma's points per matching / non-matching card by difficulty level (RULES §13.9).
+AUTOMA_RATES = {1: (5, 2), 2: (6, 3), 3: (8, 4), 4: (10, 5), 5: (12, 6), 6: (14, 7)}
+
+
+class Step(StrEnum):
+    """The scorepad's rows, in order; the values are the ``--json`` keys."""
+
+    END_OF_GAME = "end_of_game"
+    CARDS_CORE = "cards_core"
+    CARDS_BONUS = "cards_bonus"
+    FLEET = "fleet"
+    HELIUM = "helium"
+    SOVEREIGNTY = "sovereignty"
+    INFLUENCE = "influence"
+    EXCESS_CARDS = "excess_cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One scorepad step for one player, with the lines that explain it."""
+
+    step: Step
+    points: int
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RulingNote:
+    """A setting that decided part of a player's score."""
+
+    setting: str
+    value: object
+    alternative: object
+    difference: int  # the player's total under ``value`` minus under ``alternative``
+
+    def describe(self) -> str:
+        sign = "+" if self.difference > 0 else ""
+        return (f"{self.setting}={self.value} ({describe(self.setting)}): {sign}"
+                f"{self.difference} points compared with {self.setting}={self.alternative}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    """A player's column of the scorepad."""
+
+    name: str
+    rows: tuple[Row, ...]
+    choices: tuple[Choice, ...] = ()  # every Orange's name and Gray's caste used
+    picked: frozenset[str] = frozenset()  # cards whose choice the engine made
+    rulings: tuple[RulingNote, ...] = ()
+
+    def points(self, step: Step) -> int:
+        return next((r.points for r in self.rows if r.step is step), 0)
+
+    @property
+    def end_of_game(self) -> int:
+        return self.points(Step.END_OF_GAME)
+
+    @property
+    def cards_core(self) -> int:
+        return self.points(Step.CARDS_CORE)
+
+    @property
+    def cards_bonus(self) -> int:
+        return self.points(Step.CARDS_BONUS)
+
+    @property
+    def fleet(self) -> int:
+        return self.points(Step.FLEET)
+
+    @property
+    def helium(self) -> int:
+        return self.points(Step.HELIUM)
+
+    @property
+    def sovereignty(self) -> int:
+        return self.points(Step.SOVEREIGNTY)
+
+    @property
+    def influence(self) -> int:
+        return self.points(Step.INFLUENCE)
+
+    @property
+    def excess_cards(self) -> int:
+        return self.points(Step.EXCESS_CARDS)
+
+    @property
+    def total(self) -> int:
+        return sum(r.points for r in self.rows)
+
+    def choices_json(self) -> dict[str, dict[str, str | None]]:
+        """Choices as in the input file: ``{card: {"name": id}}`` / ``{card: {"color": c}}``."""
+        out: dict[str, dict[str, str | None]] = {}
+        for ch in self.choices:
+            if CARDS[ch.card].color is Color.ORANGE:
+                out[ch.card] = {"name": ch.name or ch.card}
+            else:
+                out[ch.card] = {"color": ch.color.value if ch.color else None}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The finished scorepad: a column per player, the winners."""
+
+    players: tuple[PlayerScore, ...]
+    winners: tuple[str, ...]
+    by_sovereign: bool = False  # the lead was tied and the Sovereign broke the tie
+
+    def player(self, name: str) -> PlayerScore:
+        return next(p for p in self.players if p.name == name)
+
+    def to_json(self) -> dict[str, object]:
+        """The ``companion score --json`` object (contract keys)."""
+        players = []
+        for p in self.players:
+            entry: dict[str, object] = {"name": p.name}
+            entry.update({s.value: p.points(s) for s in Step if s is not Step.END_OF_GAME})
+            entry["total"] = p.total
+            entry["choices"] = p.choices_json()
+            players.append(entry)
+        return {"players": players, "winners": list(self.winners)}
+
+
+# ---- facts the clauses read -----------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """The board and pile facts every seat shares under one set of rulings."""
+
+    colors: MappingProxyType[Color, int]
+    open_location: bool
+    top_values: tuple[int, ...]
+    banished: int
+    banished_colors: MappingProxyType[Color, int]
+
+
+def _board(table: Table, rulings: Rulings) -> _Board:
+    colors: dict[Color, int] = {}
+    for stack in table.locations:
+        for sc in stack:
+            if sc.card is not None and not sc.face_down:
+                color = CARDS[sc.card].color
+                colors[color] = colors.get(color, 0) + 1
+    tops = [stack[-1] for stack in table.locations if stack]
+    open_location = len(tops) < len(Location) or any(sc.face_down for sc in tops)
+    values = tuple(CARDS[sc.card].core for sc in tops if sc.card is not None
+                   and (not sc.face_down or rulings.developer_face_down))
+    pile = _pile(table, rulings)
+    banished_colors: dict[Color, int] = {}
+    for cid in pile:
+        banished_colors[CARDS[cid].color] = banished_colors.get(CARDS[cid].color, 0) + 1
+    return _Board(MappingProxyType(colors), open_location, values, len(pile),
+                  MappingProxyType(banished_colors))
+
+
+def _pile(table: Table, rulings: Rulings) -> tuple[str, ...]:
+    """The banished pile the clauses count (ruling 2)."""
+    if not rulings.banished_counted_after_finale and table.banished_before_finale is not None:
+        return table.banished_before_finale
+    return table.banished
+
+
+def seat_facts(table: Table, index: int, rulings: Rulings, board: _Board | None = None) -> Facts:
+    """What seat ``index``'s clauses read besides its hand."""
+    board = board or _board(table, rulings)
+    seat = table.seats[index]
+    rivals = [s for j, s in enumerate(table.seats) if j != index]
+    influence = tuple(s.influence for s in rivals)
+    if rulings.neutral_influence_in_conditions and table.neutral_influence:
+        influence += (table.neutral_influence,)
+    return Facts(
+        helium=seat.helium, influence=seat.influence, fleet=seat.fleet,
+        sovereign=seat.sovereign, rival_helium=tuple(s.helium for s in rivals),
+        rival_fleet=tuple(s.fleet for s in rivals), rival_influence=influence,
+        board=board.colors, open_location=board.open_location, top_values=board.top_values,
+        banished=board.banished, banished_colors=board.banished_colors,
+    )
+
+
+# ---- the Orange / Gray search ---------------------------------------------------------
+
+_CHOOSABLE = tuple(c for c in Color if c is not Color.GRAY)
+_GRAY_AND: dict[Color, frozenset[Color]] = {c: frozenset({Color.GRAY, c}) for c in _CHOOSABLE}
+
+
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """What may vary in one hand: free Oranges and Grays, and what to try for them."""
+
+    oranges: tuple[int, ...]
+    grays: tuple[int, ...]
+    names: tuple[str, ...]
+    colors: tuple[Color, ...]
+    symmetric: bool  # free Oranges are interchangeable (their own names matter to nobody)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reads:
+    """What one card's clauses, together, can use or read (precomputed per card)."""
+
+    colors_up: frozenset[Color]
+    colors_read: frozenset[Color]
+    names_up: frozenset[str]
+    names_read: frozenset[str]
+    any_color: bool
+    letters: bool
+
+
+def _reads(cid: str) -> _Reads:
+    cls = CLAUSES[cid]
+    return _Reads(
+        frozenset().union(*(cl.colors_up for cl in cls)),
+        frozenset().union(*(cl.colors_up | cl.colors_down for cl in cls)),
+        frozenset().union(*(cl.names_up for cl in cls)),
+        frozenset().union(*(cl.names_up | cl.names_down for cl in cls)),
+        any(cl.any_color for cl in cls), any(cl.letters for cl in cls))
+
+
+_READS = {cid: _reads(cid) for cid in CARDS}
+
+
+def _free(ids: tuple[str, ...], fixed: dict[str, Choice]) -> tuple[tuple[int, ...],
+                                                                   tuple[int, ...]]:
+    """Indexes of the Oranges and Grays whose choice is left to scoring."""
+    oranges = tuple(j for j, c in enumerate(ids) if CARDS[c].color is Color.ORANGE
+                    and c not in fixed)
+    grays = tuple(j for j, c in enumerate(ids) if CARDS[c].color is Color.GRAY and c not in fixed)
+    return oranges, grays
+
+
+def _search(ids: tuple[str, ...], names: list[str], oranges: tuple[int, ...],
+            grays: tuple[int, ...], rulings: Rulings) -> _Search:
+    reads = [_READS[c] for c in ids]
+    colors: set[Color] = set().union(*(r.colors_up for r in reads))
+    read: set[str] = set().union(*(r.names_read for r in reads))
+    if grays and any(r.any_color for r in reads):
+        read_colors = set().union(*(r.colors_read for r in reads))
+        colors |= _caste_stand_ins(ids, read_colors, len(grays))
+    chosen: set[str] = set().union(*(r.names_up for r in reads)) if oranges else set()
+    # A name a fixed card already bears adds nothing to "with" tests and only repeats
+    # a first letter for Codebreaker (no card's clauses read its own name).
+    chosen -= {n for j, n in enumerate(names) if j not in oranges}
+    letters = any(r.letters for r in reads)
+    if letters and oranges:
+        used = {initial(n, rulings) for j, n in enumerate(names) if j not in oranges}
+        chosen |= _letter_stand_ins(read, used, rulings)
+    symmetric = not letters and not any(ids[j] in read for j in oranges)
+    return _Search(oranges, grays, tuple(sorted(chosen)),
+                   tuple(c for c in _CHOOSABLE if c in colors) if grays else (), symmetric)
+
+
+def _caste_stand_ins(ids: tuple[str, ...], read: set[Color], k: int) -> set[Color]:
+    """Up to ``k`` castes that only Mustang cares about (new to the hand, read by nobody).
+
+    They are interchangeable, so ``k`` of them (one per free Gray) are enough.
+    """
+    printed = {CARDS[c].color for c in ids}
+    spare = [c for c in _CHOOSABLE if c not in printed and c not in read]
+    return set(spare[:k])
+
+
+def _letter_stand_ins(read: set[str], used: set[str], rulings: Rulings) -> set[str]:
+    """One name per first character no fixed card uses and no clause reads (Codebreaker).
+
+    Names that no clause reads differ only by their first character, so one of each is
+    enough; a character a fixed card already uses can only break Codebreaker.
+    """
+    chosen: dict[str, str] = {}
+    for cid in sorted(INITIALS):
+        first = initial(cid, rulings)
+        if cid not in read and first not in used:
+            chosen.setdefault(first, cid)
+    return set(chosen.values())
+
+
+def _name_options(s: _Search) -> Iterator[tuple[str | None, ...]]:
+    """Names for the free Oranges (None: keep its own), fewest renamings first.
+
+    Two Oranges never take the same name (it adds nothing), and the renamed Oranges
+    are interchangeable (only their new names count), so for each set of renamed
+    Oranges the names are combinations, not permutations. When no clause reads an
+    Orange's own name either, any one set of each size stands for all of them.
+    """
+    k = len(s.oranges)
+    for renamed in range(min(k, len(s.names)) + 1):
+        who_sets = [tuple(range(renamed))] if s.symmetric else combinations(range(k), renamed)
+        for who in who_sets:
+            for combo in combinations(s.names, renamed):
+                pick: list[str | None] = [None] * k
+                for i, name in zip(who, combo, strict=True):
+                    pick[i] = name
+                yield tuple(pick)
+
+
+def _color_options(s: _Search) -> Iterator[tuple[Color | None, ...]]:
+    """Castes for the free Grays; Grays are interchangeable, so multisets suffice."""
+    yield from combinations_with_replacement((None, *s.colors), len(s.grays))
+
+
+Plan = Sequence[tuple[Clause, int]]
+
+
+class _Trials:
+    """Trial assignments scored by difference: only clauses reading what changed are rerun.
+
+    Holds the current names and castes (with their tallies) and every clause's points
+    under them; a trial that renames Oranges or recolors Grays re-evaluates only the
+    clauses indexed under the castes and names involved.
+    """
+
+    def __init__(self, ids: tuple[str, ...], names: list[str], colors: list[frozenset[Color]],
+                 facts: Facts, rulings: Rulings, plan: Plan) -> None:
+        self.ids, self.facts, self.rulings, self.plan = ids, facts, rulings, plan
+        self.by_color: dict[Color, list[int]] = {}
+        self.by_name: dict[str, list[int]] = {}
+        for p, (cl, _) in enumerate(plan):
+            for c in cl.colors_up | cl.colors_down:
+                self.by_color.setdefault(c, []).append(p)
+            for n in cl.names_up | cl.names_down:
+                self.by_name.setdefault(n, []).append(p)
+        self.all_colors = [p for p, (cl, _) in enumerate(plan) if cl.all_colors]
+        self.letters = [p for p, (cl, _) in enumerate(plan) if cl.letters]
+        self.settle(names, tally([n] for n in names), colors, tally(colors))
+
+    def hand(self, names: list[str], held: dict[str, int], colors: list[frozenset[Color]],
+             count: dict[Color, int]) -> Hand:
+        return Hand(self.ids, colors, names, self.facts, self.rulings, count=count, held=held)
+
+    def settle(self, names: list[str], held: dict[str, int], colors: list[frozenset[Color]],
+               count: dict[Color, int]) -> None:
+        """Make these names and castes the current ones."""
+        self.names, self.held, self.colors, self.count = names, held, colors, count
+        hand = self.hand(names, held, colors, count)
+        self.values = [cl.points(hand, j) for cl, j in self.plan]
+        self.total = sum(self.values)
+
+    def name_variants(self, s: _Search) -> Iterator[tuple[list[str], dict[str, int], set[str]]]:
+        """Names for the free Oranges, each with the names that changed."""
+        for pick in _name_options(s):
+            names, held = self.names.copy(), self.held.copy()
+            changed: set[str] = set()
+            for j, n in zip(s.oranges, pick, strict=True):
+                if n is not None:
+                    held[names[j]] -= 1
+                    changed.update((names[j], n))
+                    names[j] = n
+                    held[n] = held.get(n, 0) + 1
+            yield names, held, changed
+
+    def color_variants(self, s: _Search) -> Iterator[tuple[list[frozenset[Color]],
+                                                             dict[Color, int], set[Color]]]:
+        """Castes for the free Grays, each with the castes that changed."""
+        for pick in _color_options(s):
+            colors, count = self.colors.copy(), self.count.copy()
+            changed: set[Color] = set()
+            for j, c in zip(s.grays, pick, strict=True):
+                if c is not None:
+                    colors[j] = _GRAY_AND[c]
+                    count[c] = count.get(c, 0) + 1
+                    changed.add(c)
+            yield colors, count, changed
+
+    def points(self, hand: Hand, names: set[str], colors: set[Color]) -> int:
+        """The total under a trial that changed these names and castes."""
+        touched: set[int] = set()
+        for n in names:
+            touched.update(self.by_name.get(n, ()))
+        for c in colors:
+            touched.update(self.by_color.get(c, ()))
+        if names:
+            touched.update(self.letters)
+        if colors:
+            touched.update(self.all_colors)
+        plan, values = self.plan, self.values
+        return self.total + sum(plan[p][0].points(hand, plan[p][1]) - values[p] for p in touched)
+
+
+def _best_names(t: _Trials, s: _Search) -> None:
+    best: tuple[int, list[str], dict[str, int]] | None = None
+    for names, held, changed in t.name_variants(s):
+        points = t.points(t.hand(names, held, t.colors, t.count), changed, set())
+        if best is None or points > best[0]:
+            best = (points, names, held)
+    assert best is not None
+    if best[1] != t.names:
+        t.settle(best[1], best[2], t.colors, t.count)
+
+
+def _best_colors(t: _Trials, s: _Search) -> None:
+    best: tuple[int, list[frozenset[Color]], dict[Color, int]] | None = None
+    for colors, count, changed in t.color_variants(s):
+        points = t.points(t.hand(t.names, t.held, colors, count), set(), changed)
+        if best is None or points > best[0]:
+            best = (points, colors, count)
+    assert best is not None
+    if best[1] != t.colors:
+        t.settle(t.names, t.held, best[1], best[2])
+
+
+def _best_jointly(t: _Trials, s: _Search) -> None:
+    """Names and castes together, for hands where one clause reads both."""
+    best: tuple[int, Hand] | None = None
+    for names, held, name_changes in t.name_variants(s):
+        for colors, count, color_changes in t.color_variants(s):
+            hand = t.hand(names, held, colors, count)
+            points = t.points(hand, name_changes, color_changes)
+            if best is None or points > best[0]:
+                best = (points, hand)
+    assert best is not None
+    t.settle(best[1].names, best[1].held, best[1].colors, best[1].count)
+
+
+def best_hand(seat: Seat, facts: Facts,
+              rulings: Rulings) -> tuple[Hand, list[int], frozenset[str]]:
+    """The hand with the best Orange names and Gray castes, the points of each of its
+    clauses (cards in hand order, clauses in printed order), and the cards picked.
+
+    Declared choices (``seat.choices``) are kept. Names and castes are searched one
+    after the other (their points simply add up) unless both kinds are free and some
+    clause in the hand reads both, when they are searched together.
+    """
+    ids = seat.hand
+    fixed = {c.card: c for c in seat.choices}
+    colors = [PRINTED[c] | _fixed_color(fixed.get(c)) for c in ids]
+    names = [_fixed_name(fixed.get(c)) or c for c in ids]
+    oranges, grays = _free(ids, fixed)
+    plan = [(cl, j) for j, c in enumerate(ids) for cl in CLAUSES[c]]
+    if not oranges and not grays:
+        hand = Hand(ids, colors, names, facts, rulings)
+        return hand, [cl.points(hand, j) for cl, j in plan], frozenset()
+    s = _search(ids, names, oranges, grays, rulings)
+    t = _Trials(ids, names, colors, facts, rulings, plan)
+    if s.oranges and s.grays and any(cl.reads_colors and cl.reads_names for cl, _ in plan):
+        _best_jointly(t, s)
+    else:
+        if s.oranges:
+            _best_names(t, s)
+        if s.grays:
+            _best_colors(t, s)
+    hand = t.hand(t.names, t.held, t.colors, t.count)
+    return hand, t.values, frozenset(ids[j] for j in oranges + grays)
+
+
+def _fixed_color(choice: Choice | None) -> frozenset[Color]:
+    return frozenset({choice.color}) if choice and choice.color else frozenset()
+
+
+def _fixed_name(choice: Choice | None) -> str | None:
+    return choice.name if choice else None
+
+
+def _choices(hand: Hand) -> tuple[Choice, ...]:
+    """The names and castes a hand uses, for every Orange and Gray in it."""
+    out = []
+    for cid, castes, name in zip(hand.ids, hand.colors, hand.names, strict=True):
+        printed = CARDS[cid].color
+        if printed is Color.ORANGE:
+            out.append(Choice(cid, name=name))
+        elif printed is Color.GRAY:
+            extra = next(iter(castes - {Color.GRAY}), None)
+            out.append(Choice(cid, color=extra))
+    return tuple(out)
+
+
+# ---- rows -----------------------------------------------------------------------------
+
+def _card_rows(hand: Hand, values: Sequence[int]) -> tuple[Row, Row]:
+    core = sum(CARDS[c].core for c in hand.ids)
+    core_line = ", ".join(f"{CARDS[c].name} {CARDS[c].core}" for c in hand.ids)
+    labels = [(CARDS[cid].name, cl.text) for cid in hand.ids for cl in CLAUSES[cid]]
+    lines = tuple(f"{name}: {pts:+d} ({text})"
+                  for (name, text), pts in zip(labels, values, strict=True))
+    return (Row(Step.CARDS_CORE, core, (core_line,) if core_line else ()),
+            Row(Step.CARDS_BONUS, sum(values), lines))
+
+
+def _automa_rows(seat: Seat) -> tuple[Row, Row]:
+    assert seat.automa is not None
+    want = 0 if seat.automa.parity == "even" else 1
+    matching = sum(1 for c in seat.hand if CARDS[c].core % 2 == want)
+    other = len(seat.hand) - matching
+    cut = max(0, len(seat.hand) - AUTOMA_HAND_LIMIT)
+    drop_other = min(cut, other)  # non-matching cards are discarded first (RULES §13.8)
+    kept_match, kept_other = matching - (cut - drop_other), other - drop_other
+    rate_match, rate_other = AUTOMA_RATES[seat.automa.level]
+    lines = [f"{kept_match} matching ({seat.automa.parity}) × {rate_match}, "
+             f"{kept_other} non-matching × {rate_other}"]
+    if cut:
+        lines.append(f"hand cut from {len(seat.hand)} to {AUTOMA_HAND_LIMIT} cards first")
+    return (Row(Step.CARDS_CORE, AUTOMA_BASE, ("Au Toma's base",)),
+            Row(Step.CARDS_BONUS, kept_match * rate_match + kept_other * rate_other,
+                tuple(lines)))
+
+
+def influence_points(values: Sequence[int], neutral: int = 0) -> tuple[int, ...]:
+    """4 / 2 / 1 per token by distinct rank; the neutral house ranks but never scores.
+
+    >>> influence_points([10, 10, 5, 2])
+    (40, 40, 10, 2)
+    >>> influence_points([4, 2], neutral=3)
+    (16, 2)
+    """
+    ranked = sorted(set(values) | ({neutral} if neutral else set()), reverse=True)
+    last = len(INFLUENCE_RATES) - 1
+    return tuple(v * INFLUENCE_RATES[min(ranked.index(v), last)] for v in values)
+
+
+def _token_rows(seat: Seat, influence: int, rank_line: str) -> list[Row]:
+    rows = [
+        Row(Step.FLEET, FLEET_POINTS[seat.fleet], (f"position {seat.fleet}",)),
+        Row(Step.HELIUM, HELIUM_POINTS * seat.helium, (f"{seat.helium} Helium × 3",)),
+        Row(Step.SOVEREIGNTY, SOVEREIGN_POINTS if seat.sovereign else 0,
+            ("holds the Sovereign token",) if seat.sovereign else ()),
+        Row(Step.INFLUENCE, influence, (rank_line,)),
+    ]
+    if seat.automa is None:
+        excess = max(0, len(seat.hand) - HAND_LIMIT)
+        line = (f"{excess} card(s) past the 7th",) if excess else ()
+        rows.append(Row(Step.EXCESS_CARDS, -EXCESS_PENALTY * excess, line))
+    else:
+        rows.append(Row(Step.EXCESS_CARDS, 0, ("Au Toma has no excess-card penalty",)))
+    return rows
+
+
+def _rank_line(value: int, points: int) -> str:
+    rate = points // value if value else 0
+    return f"{value} token(s) × {rate}" if value else "no tokens"
+
+
+def _end_row(seat: Seat) -> Row:
+    lines = (f"{seat.extra_points} from end-of-game abilities",) if seat.extra_points else ()
+    return Row(Step.END_OF_GAME, seat.extra_points, lines)
+
+
+# ---- the whole table ------------------------------------------------------------------
+
+def _cards(table: Table, i: int, rulings: Rulings,
+           board: _Board) -> tuple[Row, Row, tuple[Choice, ...], frozenset[str]]:
+    seat = table.seats[i]
+    if seat.automa is not None:
+        core, bonus = _automa_rows(seat)
+        return core, bonus, (), frozenset()
+    hand, values, picked = best_hand(seat, seat_facts(table, i, rulings, board), rulings)
+    core, bonus = _card_rows(hand, values)
+    return core, bonus, _choices(hand), picked
+
+
+def _bonus_only(table: Table, rulings: Rulings) -> tuple[int, ...]:
+    """Every seat's card bonus under some rulings (for the ruling notes)."""
+    board = _board(table, rulings)
+    return tuple(_cards(table, i, rulings, board)[1].points for i in range(len(table.seats)))
+
+
+_SCORING_RULINGS = (
+    "neutral_influence_in_conditions", "banished_counted_after_finale",
+    "artisan_chef_per_clause", "artisan_chef_covers_sefi", "gray_double_count",
+    "only_with_accepts_gray_extra", "painter_printed_colors",
+    "codebreaker_literal_first_character", "developer_face_down", "with_means_other_cards",
+)
+
+
+def _ruling_notes(table: Table, rulings: Rulings,
+                  bonus: tuple[int, ...]) -> list[list[RulingNote]]:
+    """For each seat, the settings whose other value would change its score."""
+    notes: list[list[RulingNote]] = [[] for _ in table.seats]
+    names = {f.name for f in fields(Rulings)}
+    for setting in _SCORING_RULINGS:
+        if setting not in names:
+            continue
+        value = getattr(rulings, setting)
+        other = replace(rulings, **{setting: not value})
+        for i, alt in enumerate(_bonus_only(table, other)):
+            if alt != bonus[i]:
+                notes[i].append(RulingNote(setting, value, not value, bonus[i] - alt))
+    return notes
+
+
+def winners(totals: Sequence[tuple[str, int, bool]]) -> tuple[tuple[str, ...], bool]:
+    """Names of the winners from (name, total, holds Sovereign); True if the token decided.
+
+    >>> winners([("Ann", 90, False), ("Bob", 90, True), ("Cy", 80, False)])
+    (('Bob',), True)
+    >>> winners([("Ann", 90, False), ("Bob", 90, False)])
+    (('Ann', 'Bob'), False)
+    """
+    top = max(t for _, t, _ in totals)
+    tied = [(n, s) for n, t, s in totals if t == top]
+    holder = [n for n, s in tied if s]
+    if len(tied) > 1 and holder:
+        return tuple(holder), True
+    return tuple(n for n, _ in tied), False
+
+
+def score(table: Table, rulings: Rulings | None = None, *, notes: bool = True) -> ScoreSheet:
+    """Score a table whose end-of-game abilities are resolved.
+
+    ``notes`` adds, per player, the settings that decided part of the score (it
+    re-scores the cards once per setting). The table is trusted: call
+    :meth:`Table.validate` on input from outside.
+    """
+    rulings = rulings or Rulings()
+    board = _board(table, rulings)
+    ranked = influence_points([s.influence for s in table.seats], table.neutral_influence)
+    columns = []
+    for i, seat in enumerate(table.seats):
+        core, bonus, chosen, picked = _cards(table, i, rulings, board)
+        rows = (_end_row(seat), core, bonus,
+                *_token_rows(seat, ranked[i], _rank_line(seat.influence, ranked[i])))
+        columns.append(PlayerScore(seat.name, rows, chosen, picked))
+    if notes:
+        found = _ruling_notes(table, rulings, tuple(p.cards_bonus for p in columns))
+        columns = [replace(p, rulings=tuple(n)) for p, n in zip(columns, found, strict=True)]
+    won, by_token = winners([(p.name, p.total, s.sovereign)
+                             for p, s in zip(columns, table.seats, strict=True)])
+    return ScoreSheet(tuple(columns), won, by_token)
+
+
+def seat_total(table: Table, index: int, rulings: Rulings | None = None) -> int:
+    """One seat's total (used to rank end-of-game options); no ruling notes."""
+    return score(table, rulings, notes=False).players[index].total
