@@ -41,6 +41,9 @@ class Decision:
     prompt: str
     options: tuple[Event, ...]
     then: Step
+    # A side-effect-free step that asks this again with fresh options, used after a
+    # correction changes the table while the question is open (None: keep the options).
+    refresh: Step | None = None
 
     @property
     def is_chance(self) -> bool:

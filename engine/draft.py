@@ -152,12 +152,18 @@ class Draft:
         self.stack.extend(reversed(steps))
 
     def ask(
-        self, player: int | None, kind: Kind, prompt: str, options: Sequence[Event], then: Step
+        self,
+        player: int | None,
+        kind: Kind,
+        prompt: str,
+        options: Sequence[Event],
+        then: Step,
+        refresh: Step | None = None,
     ) -> None:
         """Stop and wait for ``player`` to pick one of ``options``; ``then`` gets it."""
         if not options:
             raise AssertionError(f"decision {prompt!r} has no options")
-        self.pending = Decision(kind, player, prompt, tuple(options), then)
+        self.pending = Decision(kind, player, prompt, tuple(options), then, refresh)
 
     def note(self, kind: str, **fields: object) -> None:
         self.changes.append(Change(kind, **fields))  # type: ignore[arg-type]

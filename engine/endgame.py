@@ -14,8 +14,10 @@ from collections.abc import Sequence
 
 from engine.board import House
 from engine.draft import Draft
+from engine.errors import IllegalActionError
 from engine.state import GameState, Phase, Player
 from engine.steps import Step
+from engine.table import AutomaInfo, Seat, StackCard, Table
 
 
 def finish_turn(draft: Draft, player: int) -> None:
@@ -60,22 +62,66 @@ def apollo_seat(players: Sequence[Player]) -> int | None:
 
 
 def turns_left(state: GameState) -> dict[int, int]:
-    """After the trigger: how many more turns each player will take (Apollo's extra too).
+    """After the trigger: the turns each player still plays, counting one in progress.
+
+    Apollo's extra last turn is included.
 
     >>> turns_left(GameState())
     {}
     """
-    if state.trigger is None:
+    trigger = state.trigger
+    if trigger is None:
         return {}
     target = state.final_turns
     if target is None:  # the triggering turn is still being played
-        target = state.players[state.current].turns + 1
-    left = {}
-    for i, p in enumerate(state.players):
-        taken = p.turns + (1 if i == state.current and state.turn is not None else 0)
-        left[i] = max(0, target - taken)
+        target = state.players[trigger.player].turns + 1
+    left = {i: max(0, target - p.turns) for i, p in enumerate(state.players)}
     apollo = apollo_seat(state.players)
-    playing_last = state.turn is not None and state.turn.kind == "apollo-last"
-    if apollo is not None and not playing_last and state.players[apollo].turns <= target:
+    if apollo is not None and state.players[apollo].turns <= target:
         left[apollo] += 1
     return left
+
+
+def final_table(state: GameState) -> Table:
+    """The table as scoring sees it: every hand must be fully identified.
+
+    :raises IllegalActionError: while a hand still holds cards nobody has seen (in a
+        tracked game, players lay their hands out for the camera first).
+    """
+    for player in state.players:
+        if player.hand.unknown:
+            raise IllegalActionError(
+                f"{player.name}'s hand holds {player.hand.unknown} unidentified cards",
+                rule="scoring-needs-hands")
+    seats = tuple(
+        Seat(
+            name=p.name,
+            hand=p.hand.known,
+            helium=p.helium,
+            influence=p.influence,
+            fleet=p.fleet,
+            sovereign=state.sovereign == i,
+            house=p.house,
+            automa=automa_info(state) if p.automa else None,
+        )
+        for i, p in enumerate(state.players)
+    )
+    return Table(
+        seats=seats,
+        locations=tuple(
+            tuple(StackCard(slot.card, slot.face_down) for slot in stack)
+            for stack in state.locations
+        ),
+        banished=state.banished,
+        neutral_influence=state.neutral_influence,
+        first_player=state.first_player,
+        deck=state.deck,
+    )
+
+
+def automa_info(state: GameState) -> AutomaInfo:
+    """Au Toma's level and odd/even card, for scoring."""
+    automa = getattr(state, "automa", None)
+    if automa is None:
+        return AutomaInfo()
+    return AutomaInfo(level=int(automa.level), parity=str(automa.parity))

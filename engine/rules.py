@@ -8,7 +8,7 @@ these two; card effects, house abilities and die faces never give one.
 
 from __future__ import annotations
 
-from engine import abilities, corrections, die, endgame, houses, setup  # noqa: F401  (steps)
+from engine import abilities, cards, corrections, die, endgame, houses, setup  # noqa: F401
 from engine.board import LOCATIONS
 from engine.decisions import Kind
 from engine.draft import Draft
@@ -47,6 +47,7 @@ def apply(state: GameState, event: Event) -> GameState:
         setup.start(draft, event)
     elif isinstance(event, OBSERVATIONS):
         corrections.observe(draft, event)
+        _refresh(draft)
     else:
         _answer(draft, event)
     run(draft)
@@ -55,6 +56,9 @@ def apply(state: GameState, event: Event) -> GameState:
 
 def _answer(draft: Draft, event: Event) -> None:
     pending = draft.pending
+    card = getattr(event, "card", None)
+    if card is not None:
+        cards.check_id(card)
     if pending is None:
         raise IllegalActionError(f"{event.describe()}: nothing is being asked", rule="no-decision")
     if not pending.accepts(event):
@@ -63,6 +67,14 @@ def _answer(draft: Draft, event: Event) -> None:
         ), rule=_rule_of(draft, event))
     draft.pending = None
     ANSWERS[pending.then.name](draft, pending.then, event)
+
+
+def _refresh(draft: Draft) -> None:
+    """Re-ask an open question whose options a correction may have changed."""
+    pending = draft.pending
+    if pending is not None and pending.refresh is not None:
+        draft.pending = None
+        draft.push(pending.refresh)
 
 
 def run(draft: Draft) -> None:
@@ -90,10 +102,15 @@ def begin_turn(draft: Draft, s: Step) -> None:
     draft.note("turn", player=s.player)
     if draft.players[s.player].automa:
         draft.push(s.then("automa-turn"))
-        return
+    else:
+        draft.push(s.then("turn-options"))
+
+
+@step("turn-options")
+def ask_lead_or_scout(draft: Draft, s: Step) -> None:
     name = draft.players[s.player].name
     draft.ask(s.player, Kind.TURN, f"{name}: Lead or Scout?", turn_options(draft, s.player),
-              s.then("turn-answer"))
+              s.then("turn-answer"), refresh=s)
 
 
 def turn_options(draft: Draft, player: int) -> list[Event]:
@@ -175,7 +192,8 @@ def gain(draft: Draft, s: Step) -> None:
         options.append(DrawFromDeck())
     if options:
         name = draft.players[s.player].name
-        draft.ask(s.player, Kind.GAIN, f"{name}: gain a card", options, s.then("gain-answer"))
+        draft.ask(s.player, Kind.GAIN, f"{name}: gain a card", options, s.then("gain-answer"),
+                  refresh=s)
 
 
 @answer("gain-answer")

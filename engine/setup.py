@@ -150,3 +150,41 @@ def _validate(draft: Draft, event: Setup) -> None:
         raise bad(f"the cards add up to {counted}, not {event.total_cards}")
     if event.deck is not None and len(event.deck) != event.deck_count:
         raise bad("the deck's order and its count disagree")
+
+
+def arranged(
+    hands: Sequence[Sequence[str]],
+    locations: Sequence[Sequence[str]] = ((), (), (), ()),
+    *,
+    deck: Sequence[str] = (),
+    houses: Sequence[House | None] | None = None,
+    names: Sequence[str] | None = None,
+    first: int = 0,
+    variants: Sequence[str] = (),
+) -> Setup:
+    """A simulated game set up exactly as given (for tests, tutorials, "what if?").
+
+    ``deck`` lists the top cards of the deck; every card not placed anywhere follows
+    in catalogue order. Houses default to none (no house ability fires).
+
+    >>> event = arranged([["darrow"], ["sevro"]], [["eo"], [], [], []], deck=["nero"])
+    >>> event.deck[:2], event.deck_count
+    (('nero', '4d-painter'), 109)
+    """
+    seat_names = list(names) if names is not None else [f"P{i + 1}" for i in range(len(hands))]
+    seat_houses = list(houses) if houses is not None else [None] * len(hands)
+    placed = [c for h in hands for c in h] + [c for s in locations for c in s] + list(deck)
+    rest = [c for c in cards.ALL_IDS if c not in set(placed)]
+    full_deck = (*deck, *rest)
+    return Setup(
+        seats=tuple(SeatSpec(n, h) for n, h in zip(seat_names, seat_houses, strict=True)),
+        locations=tuple(tuple(s) for s in locations),
+        hands=tuple(tuple(h) for h in hands),
+        unknown=tuple(0 for _ in hands),
+        deck=full_deck,
+        deck_count=len(full_deck),
+        first_player=first,
+        neutral_influence=NEUTRAL_INFLUENCE if len(hands) == 2 else 0,
+        total_cards=len(cards.ALL_IDS),
+        variants=tuple(variants),
+    )

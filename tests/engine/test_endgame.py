@@ -1,0 +1,112 @@
+"""The end-game trigger, the final round and Apollo's extra last turn."""
+
+from __future__ import annotations
+
+from conftest import I, J, L, M, position
+
+from engine.board import House
+from engine.endgame import turns_left
+from engine.events import GainFrom, Lead, SetTokens
+from engine.game import Game
+from engine.state import Phase
+
+HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn", "aja"], ["judge", "trigg", "holiday"],
+         ["virga", "pelus", "orion"]]
+STACKS = [["quietus", "invictus"], ["morning-star", "the-pax", "ragnar", "sefi"],
+          ["helga", "stained"], ["lawyer", "politician", "timony", "diplomat"]]
+HOUSES = [House.APOLLO, House.MARS, House.DIANA, House.JUPITER]
+
+
+def lead_and_gain(game: Game, card: str, gain: object = M) -> None:
+    game.play(Lead(card, J if gain is not J else L))
+    game.play(GainFrom(gain))  # type: ignore[arg-type]
+
+
+def rulebook_table() -> Game:
+    """A (Apollo, first), B, C, D clockwise; B is one Helium short of two conditions."""
+    game = position(HANDS, STACKS, houses=HOUSES)
+    game.push(SetTokens(1, 6, 0, 7))
+    return game
+
+
+def test_rulebook_example_b_triggers_c_and_d_play_then_apollo_plays_last() -> None:
+    game = rulebook_table()
+    lead_and_gain(game, "darrow", I)  # A
+    assert game.state.trigger is None
+    lead_and_gain(game, "nero", M)  # B reaches 7 Helium with Fleet 7
+    trigger = game.state.trigger
+    assert trigger is not None and (trigger.player, trigger.turn) == (1, 1)
+    assert trigger.conditions == ("fleet", "helium")
+    assert turns_left(game.state) == {0: 1, 1: 0, 2: 1, 3: 1}
+    lead_and_gain(game, "judge", I)  # C
+    lead_and_gain(game, "virga", I)  # D
+    assert game.state.current == 0 and game.state.phase is Phase.PLAYING
+    assert turns_left(game.state) == {0: 1, 1: 0, 2: 0, 3: 0}
+    lead_and_gain(game, "sevro", I)  # A's extra, last turn
+    assert game.state.phase is Phase.OVER
+    assert [p.turns for p in game.state.players] == [2, 1, 1, 1]
+
+
+def test_when_apollo_triggers_everyone_else_plays_once_more_then_apollo() -> None:
+    game = position(HANDS, STACKS, houses=HOUSES)
+    game.push(SetTokens(0, 6, 0, 7))
+    lead_and_gain(game, "darrow", M)  # A triggers
+    assert game.state.trigger.player == 0
+    for card in ("nero", "judge", "virga"):
+        lead_and_gain(game, card, I)
+    assert game.state.current == 0 and game.state.phase is Phase.PLAYING
+    lead_and_gain(game, "sevro", I)
+    assert game.state.phase is Phase.OVER
+    assert [p.turns for p in game.state.players] == [2, 1, 1, 1]
+
+
+def test_without_apollo_the_game_ends_when_turns_are_equal() -> None:
+    game = position(HANDS, STACKS, houses=[House.CERES, House.MARS, House.DIANA,
+                                           House.JUPITER][:4])
+    game.push(SetTokens(3, 6, 0, 7))
+    for card in ("darrow", "nero", "judge"):
+        lead_and_gain(game, card, I)
+    lead_and_gain(game, "virga", M)  # the last seat triggers: the round is complete
+    assert game.state.phase is Phase.OVER
+    assert [p.turns for p in game.state.players] == [1, 1, 1, 1]
+
+
+def test_three_conditions_across_players_trigger() -> None:
+    game = position(HANDS, STACKS, houses=HOUSES)
+    game.push(SetTokens(0, 7, 0, 0))
+    game.push(SetTokens(2, 0, 0, 7))
+    assert game.state.trigger is None
+    game.push(SetTokens(3, 0, 6, 0))
+    lead_and_gain(game, "darrow", I)  # A places D's... no: A's own 1st Influence
+    assert game.state.trigger is None  # A has 1 Influence; D still 6
+    lead_and_gain(game, "nero", I)
+    assert game.state.trigger is None
+    lead_and_gain(game, "judge", M)
+    lead_and_gain(game, "virga", I)  # D reaches 7 Influence: all three are met
+    trigger = game.state.trigger
+    assert trigger is not None and trigger.player == 3
+    assert trigger.conditions == ("fleet", "helium", "influence")
+
+
+def test_one_condition_each_by_two_players_does_not_trigger() -> None:
+    game = position(HANDS, STACKS, houses=HOUSES)
+    game.push(SetTokens(0, 9, 0, 0))
+    game.push(SetTokens(1, 0, 0, 9))
+    assert game.state.trigger is None
+
+
+def test_the_neutral_house_never_meets_a_condition() -> None:
+    game = position([["darrow"], ["nero"]], [["pelus"], ["virga"], [], []])
+    assert game.state.neutral_influence == 3
+    game.push(SetTokens(0, 7, 0, 0))
+    game.push(SetTokens(1, 0, 0, 7))
+    assert game.state.trigger is None
+
+
+def test_the_trigger_is_checked_after_every_change() -> None:
+    game = position(HANDS, STACKS, houses=HOUSES)
+    game.push(SetTokens(0, 7, 6, 0))
+    game.play(Lead("darrow", J))
+    game.play(GainFrom(I))
+    assert game.state.trigger is not None and game.state.trigger.conditions == (
+        "helium", "influence")

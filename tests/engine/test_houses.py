@@ -1,0 +1,126 @@
+"""The Sovereign token and the six house abilities (every Sovereign gain, even if held)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FixedDie, I, J, L, M, position
+
+from engine.board import House
+from engine.decisions import Kind
+from engine.events import Block, Choose, Decline, DrawFromDeck, GainFrom, Lead, Place
+
+HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn", "justice"]]
+STACKS = [["pelus"], ["virga", "ragnar"], ["orion", "quietus"], ["the-pax"]]
+
+
+def take_luna(house: House, *, rng: FixedDie | None = None, other: House = House.MARS):  # type: ignore[no-untyped-def]
+    game = position(HANDS, STACKS, deck=["invictus", "morning-star"], houses=[house, other],
+                    rng=rng)
+    game.play(Lead("darrow", J))
+    game.play(GainFrom(L))
+    return game
+
+
+@pytest.mark.parametrize(("house", "field"), [
+    (House.DIANA, "influence"), (House.JUPITER, "fleet"), (House.MARS, "helium"),
+])
+def test_token_houses(house: House, field: str) -> None:
+    game = take_luna(house, other=House.APOLLO)
+    assert game.state.sovereign == 0
+    assert getattr(game.state.players[0], field) == 1
+
+
+def test_apollo_reveals_and_places_the_deck_top_without_a_bonus() -> None:
+    game = take_luna(House.APOLLO)
+    assert game.pending.kind is Kind.PLACE
+    game.play(Place(I, "invictus"))
+    assert game.state.top(I).card == "invictus"
+    assert game.state.players[0].influence == 0
+
+
+def test_ceres_banishes_any_card_of_a_location_not_only_the_top() -> None:
+    game = take_luna(House.CERES)
+    assert Choose("virga", M, 0) in game.legal_actions()
+    game.play(Choose("virga", M, 0))
+    assert game.state.banished == ("virga",)
+    assert [s.card for s in game.state.stack_at(M)] == ["ragnar"]
+
+
+def test_minerva_rolls_and_takes_that_face() -> None:
+    game = take_luna(House.MINERVA, rng=FixedDie("helium"))
+    assert game.state.players[0].helium == 1
+
+
+def test_minerva_rolling_the_sovereign_picks_another_face() -> None:
+    game = take_luna(House.MINERVA, rng=FixedDie("sovereign"))
+    assert game.pending.kind is Kind.FACE
+    assert "sovereign" not in {o.value for o in game.legal_actions()}
+    game.play(Choose("fleet"))
+    assert game.state.players[0].fleet == 1
+
+
+def test_house_ability_fires_again_when_the_token_is_already_held() -> None:
+    game = position(HANDS, [["pelus"], [], ["orion", "quietus"], []],
+                    houses=[House.MARS, House.DIANA], first=0)
+    game.play(Lead("darrow", J))
+    game.play(GainFrom(L))
+    game.play(Lead("nero", M))  # Bo
+    game.play(GainFrom(J))
+    game.play(Lead("sevro", J))
+    game.play(GainFrom(L))  # Ann already holds it
+    assert game.state.sovereign == 0
+    assert game.state.players[0].helium == 2
+
+
+def test_sovereign_passes_from_holder_to_taker() -> None:
+    game = position([["darrow", "sevro"], ["nero", "lorn"]],
+                    [["pelus"], [], ["orion", "quietus"], []])
+    game.play(Lead("darrow", J))
+    game.play(GainFrom(L))
+    game.play(Lead("nero", J))
+    game.play(GainFrom(L))
+    assert game.state.sovereign == 1
+
+
+def sovereign_held_by_bo():  # type: ignore[no-untyped-def]
+    game = position(HANDS, [["pelus"], [], ["orion", "quietus"], []],
+                    deck=["invictus"], first=1)
+    game.play(Lead("nero", J))
+    game.play(GainFrom(L))
+    game.play(Lead("darrow", J))
+    game.play(GainFrom(L))
+    return game
+
+
+def test_justice_blocks_the_sovereign_being_taken() -> None:
+    game = sovereign_held_by_bo()
+    assert game.pending.kind is Kind.BLOCK and game.pending.player == 1
+    game.play(Block("justice"))
+    state = game.state
+    assert state.sovereign == 1
+    assert "justice" in state.banished
+    assert "invictus" in state.players[1].hand.known  # gains the deck's top card
+
+
+def test_declining_the_block_gives_up_the_token() -> None:
+    game = sovereign_held_by_bo()
+    game.play(Decline())
+    assert game.state.sovereign == 0
+
+
+def test_no_block_is_offered_without_a_block_card() -> None:
+    game = position([["darrow", "sevro"], ["nero", "lorn"]],
+                    [["pelus"], [], ["orion", "quietus"], []], first=1)
+    game.play(Lead("nero", J))
+    game.play(GainFrom(L))
+    game.play(Lead("darrow", J))
+    game.play(GainFrom(L))
+    assert game.state.sovereign == 0
+
+
+def test_die_sovereign_face_fires_the_house() -> None:
+    game = position(HANDS, STACKS, deck=["invictus"], houses=[House.JUPITER, House.MARS],
+                    rng=FixedDie("sovereign"))
+    game.play(Lead("darrow", J))
+    game.play(DrawFromDeck())
+    assert game.state.sovereign == 0 and game.state.players[0].fleet == 1
