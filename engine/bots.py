@@ -16,9 +16,8 @@ from engine.decisions import Decision
 from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.rules import apply
+from engine.scoring import FLEET_POINTS
 from engine.state import GameState
-
-FLEET_POINTS = (0, 1, 3, 6, 10, 15, 21, 28, 34, 39, 43)
 
 
 class Bot(Protocol):
