@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
 
+from engine.automa_state import AutomaSetup
 from engine.board import House, Location
 from engine.errors import IllegalActionError
 
@@ -82,6 +83,7 @@ class Setup(Event):
     neutral_influence: int = 0
     total_cards: int = 112
     variants: tuple[str, ...] = ()
+    automa: AutomaSetup | None = None  # a solo game: Au Toma's setup (engine.automa)
 
 
 # --- answers to decisions ----------------------------------------------------------

@@ -8,7 +8,7 @@ these two; card effects, house abilities and die faces never give one.
 
 from __future__ import annotations
 
-from engine import abilities, cards, corrections, die, endgame, houses, setup  # noqa: F401
+from engine import abilities, automa, cards, corrections, die, endgame, houses, setup  # noqa: F401
 from engine.board import LOCATIONS
 from engine.decisions import Kind
 from engine.draft import Draft

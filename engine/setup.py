@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine import cards
+from engine import automa, cards
 from engine.board import House, starting_hand_size
 from engine.draft import Draft
 from engine.errors import IllegalActionError
@@ -121,6 +121,7 @@ def start(draft: Draft, event: Setup) -> None:
     draft.neutral_influence = event.neutral_influence
     draft.total_cards = event.total_cards
     draft.variants = frozenset(event.variants)
+    automa.setup_solo(draft, event)
     draft.phase = Phase.PLAYING
     draft.push(Step("turn", event.first_player))
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
+from engine.automa_state import AutomaState
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, House, Location
 from engine.decisions import Decision
 from engine.steps import Step
@@ -154,6 +155,7 @@ class GameState:
     stack: tuple[Step, ...] = ()
     last_roll: str | None = None
     variants: frozenset[str] = frozenset()  # rule variants in use (see engine.setup)
+    automa: AutomaState | None = None  # Au Toma's cards and priorities in a solo game
     changes: tuple[Change, ...] = ()  # what the last event visibly changed
 
     @property
