@@ -78,19 +78,23 @@ def describe(name: str) -> str:
 def _field_docs() -> dict[str, str]:
     """Attribute docstrings are not kept at run time, so the short texts live here."""
     return {
-        "neutral_influence_in_conditions": "the neutral house's Influence counts in card "
-        "conditions",
-        "banished_counted_after_finale": "banished cards are counted after the end-of-game "
-        "abilities",
-        "artisan_chef_per_clause": "Artisan Chef ignores each negative Gold clause separately",
-        "artisan_chef_covers_sefi": "Artisan Chef also ignores Sefi's penalty",
-        "gray_double_count": "a Gray with an extra caste may score twice for one clause",
-        "only_with_accepts_gray_extra": "\"only with\" accepts a Gray through its extra caste",
-        "painter_printed_colors": "4D Painter compares printed castes",
-        "codebreaker_literal_first_character": "Codebreaker reads the literal first character",
-        "developer_face_down": "Developer may take a face-down top card's value",
-        "with_means_other_cards": "\"with\" means the other cards in hand",
-        "hacker_sees_deck_as_left": "Hacker sees the deck as earlier players left it",
+        "neutral_influence_in_conditions": "whether the neutral house's Influence counts in "
+        "card conditions",
+        "banished_counted_after_finale": "whether banished cards are counted after the "
+        "end-of-game abilities",
+        "artisan_chef_per_clause": "whether Artisan Chef ignores each negative Gold clause "
+        "separately",
+        "artisan_chef_covers_sefi": "whether Artisan Chef also ignores Sefi's penalty",
+        "gray_double_count": "whether a Gray with an extra color may score twice for one "
+        "clause",
+        "only_with_accepts_gray_extra": "whether \"only with\" accepts a Gray through its "
+        "extra color",
+        "painter_printed_colors": "whether 4D Painter compares printed colors only",
+        "codebreaker_literal_first_character": "whether Codebreaker reads the literal first "
+        "character",
+        "developer_face_down": "whether Developer may take a face-down top card's value",
+        "with_means_other_cards": "whether \"with\" means only the other cards in hand",
+        "hacker_sees_deck_as_left": "whether Hacker sees the deck as earlier players left it",
     }
 
 

@@ -290,7 +290,9 @@ def _search(ids: tuple[str, ...], names: list[str], oranges: tuple[int, ...],
         used = {initial(n, rulings) for j, n in enumerate(names) if j not in oranges}
         chosen |= _letter_stand_ins(read, used, rulings)
     symmetric = not letters and not any(ids[j] in read for j in oranges)
-    return _Search(oranges, grays, tuple(sorted(chosen)),
+    # Letters before digits, so a stand-in name reads naturally when any will do.
+    ordered = tuple(sorted(chosen, key=lambda n: (not n[0].isalpha(), n)))
+    return _Search(oranges, grays, ordered,
                    tuple(c for c in _CHOOSABLE if c in colors) if grays else (), symmetric)
 
 
@@ -513,7 +515,7 @@ def _card_rows(hand: Hand, values: Sequence[int]) -> tuple[Row, Row]:
     core = sum(CARDS[c].core for c in hand.ids)
     core_line = ", ".join(f"{CARDS[c].name} {CARDS[c].core}" for c in hand.ids)
     labels = [(CARDS[cid].name, cl.text) for cid in hand.ids for cl in CLAUSES[cid]]
-    lines = tuple(f"{name}: {pts:+d} ({text})"
+    lines = tuple(f"{name}: {pts:+d} ({text.rstrip('.')})"
                   for (name, text), pts in zip(labels, values, strict=True))
     return (Row(Step.CARDS_CORE, core, (core_line,) if core_line else ()),
             Row(Step.CARDS_BONUS, sum(values), lines))

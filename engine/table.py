@@ -185,9 +185,14 @@ def _check_choices(seat: Seat) -> None:
 
 
 def _check_choice(seat: Seat, choice: Choice) -> None:
-    card = CARDS[check_id(choice.card)]
     if choice.card not in seat.hand:
         raise TableError(f"choice for {choice.card}, but {seat.name} does not hold it")
+    _check_choice_fits(choice)
+
+
+def _check_choice_fits(choice: Choice) -> None:
+    """An Orange takes a known name, a Gray one other caste; nothing else chooses."""
+    card = CARDS[check_id(choice.card)]
     if choice.name is not None:
         check_id(choice.name)
         if card.color is not Color.ORANGE:

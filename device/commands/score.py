@@ -1,0 +1,451 @@
+"""``companion score GAME.json [--json]``: final scoring of a table, as on the scorepad.
+
+    companion score game.json                # the scorepad as a table, with explanations
+    companion score game.json --json         # {"players": [...], "winners": [...]}
+    companion score game.json --resolve      # resolve end-of-game abilities first
+    companion score game.json --ruling gray_double_count=true
+
+GAME.json (the contract; see DESIGN.md)::
+
+    {"players": [{"name": "Ann", "house": "mars", "helium": 6, "influence": 9,
+                  "fleet": 0, "sovereign": true, "hand": ["judge", "holiday"],
+                  "choices": {"holiday": {"color": "blue"}}},
+                 {"name": "Au Toma", "automa": {"level": 2, "parity": "even"},
+                  "helium": 4, "influence": 4, "fleet": 10, "sovereign": false,
+                  "hand": ["eo", "sevro"]}],
+     "neutral_influence": 3,
+     "locations": {"jupiter": ["diplomat", "modjob"], "mars": [], "luna": [],
+                   "institute": []},
+     "banished": ["virga"]}
+
+The table is taken as it stands *after* the end-of-game abilities and House Ceres'
+banish. Optional extensions (the plain contract input works unchanged without them):
+
+* a location entry may be ``{"card": "sevro", "face_down": true}`` (Firewall Expert);
+  ``{"card": null, "face_down": true}`` is a face-down card nobody identified;
+* ``"hacker": "card-id"`` on a player: the card Hacker revealed; its core value scores
+  in the end-of-game row (with ``--resolve`` it is the card Hacker reveals);
+* ``"first_player": "Ann"`` (default: the first player listed) and ``"deck"``: the deck
+  top card first; both are read by ``--resolve``.
+
+``--resolve`` resolves the end-of-game abilities still in hand (first player first,
+then clockwise, then House Ceres' banish), each with the option that scores best for
+its owner, and prints what it did. Hypnotist and Online Gambler need ``"deck"``, and
+Hacker needs ``"deck"`` or ``"hacker"``; Psychologist's random card and Online
+Gambler's reshuffle use ``--seed``.
+
+Exit status 2, with one line naming the problem, for bad input: malformed JSON, a
+missing field, an unknown card id, house or setting, a card in two places, negative
+tokens, Fleet or Influence above 10, or a choice that does not fit the card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from device.cli import UsageError
+
+if TYPE_CHECKING:
+    from engine.scoring import ScoreSheet
+    from engine.table import Choice, Seat, StackCard, Table
+
+_PLAYER_KEYS = {"name", "house", "helium", "influence", "fleet", "sovereign", "hand",
+                "choices", "automa", "hacker"}
+_REQUIRED = ("name", "helium", "influence", "fleet", "sovereign", "hand")
+_TOP_KEYS = {"players", "neutral_influence", "locations", "banished", "deck", "first_player"}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("score", help="final scoring of a table described in a JSON file",
+                       description="Final scoring, step by step as on the paper scorepad.")
+    p.add_argument("game", metavar="GAME.json", help="the table at the end of the game")
+    p.add_argument("--json", action="store_true", help="print the scores as JSON")
+    p.add_argument("--resolve", action="store_true",
+                   help="resolve end-of-game abilities in hand first, with the best options "
+                        "(deck-reading ones need \"deck\" in GAME.json)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed for --resolve (Psychologist, Online Gambler)")
+    p.add_argument("--ruling", action="append", default=[], metavar="NAME=true|false",
+                   help="change a judgement-call setting (see engine/rulings.py)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.scoring import score
+
+    data = load(args.game)
+    rulings = parse_rulings(args.ruling)
+    table, hacker = parse_table(data, resolving=args.resolve)
+    resolved: list[str] = []
+    if args.resolve:
+        table, resolved = _resolve(table, hacker, rulings, args.seed)
+    sheet = score(table, rulings)
+    if args.json:
+        print(json.dumps(to_json(sheet, table, resolved if args.resolve else None)))
+    else:
+        print(render(sheet, table, resolved if args.resolve else None))
+    return 0
+
+
+# ---- input -----------------------------------------------------------------------------
+
+def load(path: str) -> dict[str, Any]:
+    """Read GAME.json; a missing file or malformed JSON is a usage error."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} "
+                         f"column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path} must hold a JSON object with a \"players\" list")
+    return data
+
+
+def parse_rulings(items: list[str]) -> Any:
+    """``NAME=true|false`` settings over the defaults."""
+    from dataclasses import replace
+
+    from engine.rulings import Rulings, setting_names
+
+    rulings = Rulings()
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in setting_names():
+            raise UsageError(f"unknown ruling {name!r} (known: {', '.join(setting_names())})")
+        if value.lower() not in ("true", "false"):
+            raise UsageError(f"ruling {name} needs =true or =false, not {value!r}")
+        rulings = replace(rulings, **{name: value.lower() == "true"})
+    return rulings
+
+
+def parse_table(data: dict[str, Any], *, resolving: bool = False) -> tuple[Table, dict[int, str]]:
+    """The table of a GAME.json object, validated; and each seat's Hacker card (if given).
+
+    :raises ValueError: naming the first problem.
+    """
+    from engine.table import Table
+
+    _no_unknown_keys(data, _TOP_KEYS, "the game")
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise UsageError("\"players\" must be a non-empty list")
+    seats, hacker = [], {}
+    for k, raw in enumerate(players):
+        seat, card = _seat(raw, k, resolving)
+        seats.append(seat)
+        if card is not None:
+            hacker[k] = card
+    neutral = _opt(data, "neutral_influence")
+    table = Table(
+        seats=tuple(seats),
+        locations=_locations(_opt(data, "locations")),
+        banished=tuple(_card_list(_opt(data, "banished") or [], "banished")),
+        neutral_influence=(3 if len(seats) == 2 else 0) if neutral is None
+        else _count(neutral, "neutral_influence"),
+        first_player=_first_player(_opt(data, "first_player"), seats),
+        deck=None if _opt(data, "deck") is None else tuple(_card_list(data["deck"], "deck")),
+    )
+    table.validate()
+    _check_hacker(table, hacker)
+    return table, hacker
+
+
+def _opt(obj: dict[str, Any], key: str) -> Any:
+    return obj.get(key)
+
+
+def _no_unknown_keys(obj: dict[str, Any], known: set[str], what: str) -> None:
+    extra = sorted(set(obj) - known)
+    if extra:
+        raise UsageError(f"unknown field {extra[0]!r} in {what}")
+
+
+def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
+    from engine.cards import CARDS
+    from engine.table import AutomaInfo, Seat
+
+    if not isinstance(raw, dict):
+        raise UsageError(f"player {k + 1} must be a JSON object")
+    for key in _REQUIRED:
+        if raw.get(key) is None:
+            raise UsageError(f"player {k + 1} is missing the required field {key!r}")
+    name = raw["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError(f"player {k + 1}'s name must be a non-empty string")
+    who = f"player {name!r}"
+    _no_unknown_keys(raw, _PLAYER_KEYS, who)
+    if not isinstance(raw["sovereign"], bool):
+        raise UsageError(f"{who}: \"sovereign\" must be true or false")
+    hacker = _opt(raw, "hacker")
+    if hacker is not None:
+        hacker = _card_list([hacker], f"{who}'s \"hacker\"")[0]
+    seat = Seat(
+        name=name, hand=tuple(_card_list(raw["hand"], f"{who}'s hand")),
+        helium=_count(raw["helium"], f"{who}'s helium"),
+        influence=_count(raw["influence"], f"{who}'s influence"),
+        fleet=_count(raw["fleet"], f"{who}'s fleet"), sovereign=raw["sovereign"],
+        house=_house(_opt(raw, "house"), who),
+        automa=_automa(_opt(raw, "automa"), who, AutomaInfo),
+        choices=_choices(_opt(raw, "choices"), who, raw["hand"]),
+        extra_points=CARDS[hacker].core if hacker is not None and not resolving else 0,
+    )
+    return seat, hacker
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{what} must be a whole number, not {json.dumps(value)}")
+    if value < 0:
+        raise UsageError(f"{what} is negative ({value})")
+    return value
+
+
+def _card_list(value: Any, what: str) -> list[str]:
+    from engine.cards import CARDS
+
+    if not isinstance(value, list):
+        raise UsageError(f"{what} must be a list of card ids")
+    for cid in value:
+        if not isinstance(cid, str) or cid not in CARDS:
+            raise UsageError(f"unknown card id {json.dumps(cid)} in {what}")
+    return list(value)
+
+
+def _house(value: Any, who: str) -> Any:
+    from engine.board import House
+
+    if value is None:
+        return None
+    try:
+        return House(value)
+    except ValueError:
+        known = ", ".join(h.value for h in House)
+        raise UsageError(f"{who} has unknown house {value!r} (known: {known})") from None
+
+
+def _automa(value: Any, who: str, info: Any) -> Any:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise UsageError(f"{who}: \"automa\" must be an object like "
+                         "{\"level\": 2, \"parity\": \"even\"}")
+    _no_unknown_keys(value, {"level", "parity"}, f"{who}'s automa")
+    level = value.get("level", 2)
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise UsageError(f"{who}: Au Toma's level must be a whole number 1–6")
+    return info(level=level, parity=value.get("parity", "even"))
+
+
+def _choices(value: Any, who: str, hand: list[str]) -> tuple[Choice, ...]:
+    """Declared choices; one for a card not in hand is checked, then left out (the
+    contract's own example declares one)."""
+    from engine.cards import Color, check_id
+    from engine.table import Choice, _check_choice_fits
+
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise UsageError(f"{who}: \"choices\" must map card ids to {{\"name\"|\"color\": ...}}")
+    out = []
+    for cid, choice in value.items():
+        check_id(cid)
+        if not isinstance(choice, dict) or len(choice) != 1 or \
+                not set(choice) <= {"name", "color"}:
+            raise UsageError(f"{who}: the choice for {cid} must be {{\"name\": id}} "
+                             "(Orange) or {\"color\": caste} (Gray)")
+        if "name" in choice:
+            made = Choice(cid, name=check_id(choice["name"]))
+        else:
+            try:
+                made = Choice(cid, color=Color(choice["color"]))
+            except ValueError:
+                raise UsageError(f"{who}: unknown color {choice['color']!r} for {cid}") from None
+        _check_choice_fits(made)
+        if cid in hand:
+            out.append(made)
+    return tuple(out)
+
+
+def _locations(value: Any) -> tuple[tuple[StackCard, ...], ...]:
+    from engine.board import Location
+
+    if value is None:
+        return ((), (), (), ())
+    if not isinstance(value, dict):
+        raise UsageError("\"locations\" must map jupiter, mars, luna, institute to lists")
+    names = [loc.value for loc in Location]
+    extra = sorted(set(value) - set(names))
+    if extra:
+        raise UsageError(f"unknown location {extra[0]!r} (known: {', '.join(names)})")
+    return tuple(_stack(value.get(name) or [], name) for name in names)
+
+
+def _stack(value: Any, name: str) -> tuple[StackCard, ...]:
+    from engine.cards import check_id
+    from engine.table import StackCard
+
+    if not isinstance(value, list):
+        raise UsageError(f"location {name} must be a list of card ids, oldest first")
+    out = []
+    for entry in value:
+        if isinstance(entry, dict):
+            _no_unknown_keys(entry, {"card", "face_down"}, f"a card on {name}")
+            cid = entry.get("card")
+            face_down = entry.get("face_down", False)
+            if not isinstance(face_down, bool) or (cid is None and not face_down):
+                raise UsageError(f"a card on {name} needs \"card\" (or null with "
+                                 "\"face_down\": true)")
+            out.append(StackCard(None if cid is None else check_id(cid), face_down))
+        else:
+            out.append(StackCard(check_id(entry)))
+    return tuple(out)
+
+
+def _first_player(value: Any, seats: list[Seat]) -> int:
+    if value is None:
+        return 0
+    names = [s.name for s in seats]
+    if value not in names:
+        raise UsageError(f"first_player {value!r} is not one of the players")
+    return names.index(value)
+
+
+def _check_hacker(table: Table, hacker: dict[int, str]) -> None:
+    for i, cid in hacker.items():
+        seat = table.seats[i]
+        if "hacker" not in seat.hand:
+            raise UsageError(f"{seat.name} gives a \"hacker\" card but holds no Hacker")
+        where = table.where_is(cid)
+        if where is not None and where != "the deck":
+            raise UsageError(f"Hacker's revealed card {cid} is also in {where}")
+
+
+# ---- --resolve -------------------------------------------------------------------------
+
+def _resolve(table: Table, hacker: dict[int, str], rulings: Any,
+             seed: int) -> tuple[Table, list[str]]:
+    import random
+
+    from engine import finale
+
+    rng = random.Random(seed)
+    f = finale.begin(table)
+    while (d := finale.decision(f, rulings)) is not None:
+        best = d.options[0]
+        if best.needs_reveal:
+            best = _observed(best, hacker, d.ability)
+        f = finale.resolve(f, best, rng)
+    return f.table, [o.describe() for o in f.log]
+
+
+def _observed(option: Any, hacker: dict[int, str], ability: str) -> Any:
+    from engine.cards import CARDS
+
+    if ability == "hacker" and option.seat in hacker:
+        return option.with_revealed([hacker[option.seat]])
+    name = CARDS[ability].name
+    extra = " or \"hacker\" on the player" if ability == "hacker" else ""
+    raise UsageError(f"--resolve: {name} reads the deck; add \"deck\" (top card first)"
+                     f"{extra} to the game file")
+
+
+# ---- output ----------------------------------------------------------------------------
+
+def to_json(sheet: ScoreSheet, table: Table, resolved: list[str] | None) -> dict[str, Any]:
+    """The contract JSON; extra keys appear only when their extension was used."""
+    out = sheet.to_json()
+    players: list[dict[str, Any]] = out["players"]  # type: ignore[assignment]
+    if any(p.end_of_game for p in sheet.players):
+        for entry, p in zip(players, sheet.players, strict=True):
+            entry["end_of_game"] = p.end_of_game
+    notes = [{"player": p.name, "setting": n.setting, "value": n.value,
+              "difference": n.difference} for p in sheet.players for n in p.rulings]
+    if notes:
+        out["rulings"] = notes
+    if resolved is not None:
+        out["resolved"] = resolved
+    return out
+
+
+_ROWS = (("end_of_game", "End-of-game abilities"), ("cards_core", "Character cards: core"),
+         ("cards_bonus", "Character cards: bonuses"), ("fleet", "Fleet"),
+         ("helium", "Helium"), ("sovereignty", "Sovereign"), ("influence", "Influence"),
+         ("excess_cards", "Excess cards"))
+
+
+def render(sheet: ScoreSheet, table: Table, resolved: list[str] | None) -> str:
+    """The scorepad as text: the table of rows, winners, choices, settings, details."""
+    lines = _grid(sheet)
+    lines += ["", _winner_line(sheet)]
+    if resolved is not None:
+        lines += ["", "End-of-game abilities resolved:"]
+        lines += [f"  {label}" for label in resolved] or ["  (none in hand)"]
+    elif _abilities_in_hand(table):
+        lines += ["", "Note: end-of-game abilities in hand are taken as already resolved "
+                  "(--resolve lets the companion resolve them)."]
+    lines += _choice_lines(sheet)
+    lines += _ruling_lines(sheet)
+    lines += ["", "Details:"]
+    for p in sheet.players:
+        lines.append(f"  {p.name}")
+        for row in p.rows:
+            for text in row.lines:
+                lines.append(f"    {row.step.value}: {text}")
+    return "\n".join(lines)
+
+
+def _grid(sheet: ScoreSheet) -> list[str]:
+    width = max(10, *(len(p.name) + 2 for p in sheet.players))
+    head = "Scorepad".ljust(26) + "".join(p.name.rjust(width) for p in sheet.players)
+    rows = [head, "-" * len(head)]
+    for key, label in _ROWS:
+        rows.append(label.ljust(26) + "".join(
+            str(getattr(p, key)).rjust(width) for p in sheet.players))
+    rows.append("-" * len(head))
+    rows.append("Total".ljust(26) + "".join(str(p.total).rjust(width) for p in sheet.players))
+    return rows
+
+
+def _winner_line(sheet: ScoreSheet) -> str:
+    if len(sheet.winners) > 1:
+        return "Winners (shared victory): " + ", ".join(sheet.winners)
+    why = " (tie broken by the Sovereign token)" if sheet.by_sovereign else ""
+    return f"Winner: {sheet.winners[0]}{why}"
+
+
+def _abilities_in_hand(table: Table) -> bool:
+    from engine.finale import ABILITIES
+
+    return any(c in ABILITIES for s in table.seats if s.automa is None for c in s.hand)
+
+
+def _choice_lines(sheet: ScoreSheet) -> list[str]:
+    from engine.cards import CARDS
+
+    out = []
+    for p in sheet.players:
+        parts = []
+        for ch in p.choices:
+            how = "picked" if ch.card in p.picked else "declared"
+            card = CARDS[ch.card].name
+            if ch.name is not None:
+                what = ("keeps its own name" if ch.name == ch.card
+                        else f"takes the name {CARDS[ch.name].name}")
+            else:
+                what = f"also counts as {ch.color.value}" if ch.color else "no extra color"
+            parts.append(f"{card} {what} ({how})")
+        if parts:
+            out.append(f"  {p.name}: " + "; ".join(parts))
+    return ["", "Orange names and Gray colors:", *out] if out else []
+
+
+def _ruling_lines(sheet: ScoreSheet) -> list[str]:
+    out = [f"  {p.name}: {n.describe()}" for p in sheet.players for n in p.rulings]
+    return ["", "Settings that decided a score:", *out] if out else []
