@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "device.commands.cards",
     "device.commands.table",
     "device.commands.replay",
+    "device.commands.config",
 )
 
 

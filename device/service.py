@@ -1,26 +1,35 @@
 """The companion service: one engine thread fed by one command queue.
 
-Camera changes, buttons, the web page and voice acknowledgements all become
-:class:`Command` objects submitted to one queue; a single thread applies them to the
-:class:`engine.game.Game`, in order, so the pure engine never needs a lock. After every
-command the service publishes an :class:`Update` (a sequence number and the new frozen
-state) to its listeners (journal, voice, LED) and subscribers (Server-Sent Events).
+Camera changes, buttons, the web page and voice all become :class:`Command` objects
+submitted to one queue; a single thread applies them to the :class:`engine.game.Game`,
+in order, so the pure engine never needs a lock. After every command the service writes
+the new events to the journal (when it has one) and only then publishes an
+:class:`Update` (a sequence number and the new frozen state) to its listeners (voice,
+LED) and subscribers (Server-Sent Events): nobody hears of an event a power cut could
+still take back.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import random
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.events import Event
+from device import controls
+from device.journal import Journal
+from engine.errors import IllegalActionError
+from engine.events import Event, Setup
 from engine.game import Game
 from engine.state import GameState
+
+log = logging.getLogger("companion.service")
 
 STOP = object()
 
@@ -54,6 +63,36 @@ class NewGame(Command):
 
 
 @dataclass(frozen=True)
+class Press(Command):
+    """A table button (DIE, AUTOMA, NEXT, UNDO), from GPIO, the keyboard or the page.
+
+    What it means is decided on the engine thread (:func:`device.controls.resolve`);
+    a press that means nothing right now publishes an "error" update saying why.
+    """
+
+    button: str
+    source: str = "button"
+
+
+@dataclass(frozen=True)
+class CameraChanges(Command):
+    """Stable changes the camera saw (``vision.stabilize`` changes) and its latest reading."""
+
+    changes: tuple[Any, ...]
+    reading: Any = None
+    source: str = "camera"
+
+
+@dataclass(frozen=True)
+class Notice(Command):
+    """A device notice (camera lost, voice failed) published in order with game updates."""
+
+    kind: str
+    message: str
+    source: str = "device"
+
+
+@dataclass(frozen=True)
 class Update:
     """What changed: published after every command that changed the game."""
 
@@ -79,25 +118,90 @@ class Subscription:
 
 
 Listener = Callable[[Update], None]
+# Hooks run on the engine thread (the tracker plugs in here): they may change the game
+# through Service.apply and return its update, or return None for the default handling
+# (camera: a "camera" notice; press: device.controls).
+CameraHandler = Callable[["Service", CameraChanges], "Update | None"]
+PressHandler = Callable[["Service", Press], "Update | None"]
+# Scores of a finished game for the archive (None when they cannot be computed).
+Scorer = Callable[[GameState], Any]
 
 
 class Service:
-    """Owns the game; applies commands on its own thread; publishes updates."""
+    """Owns the game; applies commands on its own thread; journals, then publishes."""
 
     HISTORY = 256  # updates kept for clients reconnecting with Last-Event-ID
 
-    def __init__(self, game: Game | None = None, *, rng: random.Random | None = None) -> None:
+    def __init__(self, game: Game | None = None, *, rng: random.Random | None = None,
+                 journal: Journal | None = None, scorer: Scorer | None = None) -> None:
         self.rng = rng or random.Random()
-        self.game = game or Game(rng=self.rng)
+        self.journal = journal
+        self.scorer = scorer or final_scores
+        self.restored = ""  # what start-up recovered from the journal, for the log
+        self.game = self._initial_game(game)
         self.game.rng = self.game.rng or self.rng
         self._commands: queue.Queue[object] = queue.Queue()
         self._seq = itertools.count(1)
         self._lock = threading.Lock()  # guards subscribers, history and the snapshot
         self._subscribers: list[Subscription] = []
         self._history: deque[Update] = deque(maxlen=self.HISTORY)
-        self._snapshot = Update(0, "start", self.game.state)
+        self._snapshot = Update(0, "start", self.game.state, message=self.restored)
         self._thread: threading.Thread | None = None
         self.listeners: list[Listener] = []
+        self.on_camera: CameraHandler | None = None
+        self.on_press: PressHandler | None = None
+        self.camera_reading: Any = None  # the latest stable camera reading (for the page)
+        # The camera's latest BGR frame, or None (set by the appliance; for the page).
+        self.camera_frame: Callable[[], Any] = lambda: None
+
+    # --- the journal ----------------------------------------------------------------
+
+    def _initial_game(self, game: Game | None) -> Game:
+        if self.journal is None:
+            return game or Game(rng=self.rng)
+        if game is not None:
+            self.journal.begin(game.log, _names(game.state))
+            self.journal.sync(game.log, *self._final(game))
+            return game
+        return self._restore(self.journal)
+
+    def _restore(self, journal: Journal) -> Game:
+        """Rebuild the current game from the journal (a log the rules reject is archived)."""
+        try:
+            events = journal.events()
+            game = Game.replay(events, rng=self.rng)
+        except ValueError as exc:
+            log.error("journal: cannot rebuild game %s: %s", journal.game_id, exc)
+            self.restored = f"could not rebuild the saved game: {exc}"
+            journal.begin([])
+            return Game(rng=self.rng)
+        if events:
+            game.resolve_chance()  # nothing is pending on chance in a log we wrote
+            journal.sync(game.log, *self._final(game))
+            self.restored = f"resumed game {journal.game_id} at event {len(game.log)}"
+            log.info("journal: %s", self.restored)
+        return game
+
+    def _final(self, game: Game) -> tuple[str | None, Any]:
+        if not game.is_over:
+            return None, None
+        try:
+            return game.state.fen(), self.scorer(game.state)
+        except Exception as exc:  # scoring is a bonus in the archive; never lose the log
+            log.warning("journal: cannot score the finished game: %s", exc)
+            return game.state.fen(), None
+
+    def _commit(self, rollback: Callable[[], None]) -> None:
+        """Write the log to the journal; if that fails, undo the change in memory too."""
+        if self.journal is None:
+            return
+        try:
+            if self.journal.game_id is None:
+                self.journal.begin([], _names(self.game.state))
+            self.journal.sync(self.game.log, *self._final(self.game))
+        except Exception:
+            rollback()
+            raise
 
     # --- lifecycle ----------------------------------------------------------------
 
@@ -128,7 +232,7 @@ class Service:
 
     def call(self, command: Command, timeout: float = 5.0) -> Update:
         """Submit and wait. Bad input raises the engine's ``ValueError`` here."""
-        if self._thread is None:
+        if self._thread is None or threading.current_thread() is self._thread:
             return self._execute(command)
         return self.submit(command).result(timeout)
 
@@ -145,37 +249,123 @@ class Service:
 
     def _execute(self, command: Command) -> Update:
         if isinstance(command, Play):
-            before = len(self.game.log)
-            self.game.play(command.event)
-            events = tuple(self.game.log[before:])
-            return self._publish("event", events, source=command.source)
+            return self._play((command.event,), command.source)
+        if isinstance(command, Press):
+            return self._press(command)
         if isinstance(command, Undo):
-            return self._publish("undo", (self._undo(),), source=command.source)
+            return self._undo_command(command.source)
         if isinstance(command, NewGame):
-            game = Game(rng=self.game.rng)
-            game.play(command.setup)
-            self.game = game
-            return self._publish("new-game", tuple(game.log), source=command.source)
+            return self._new_game(command)
+        if isinstance(command, CameraChanges):
+            return self._camera(command)
+        if isinstance(command, Notice):
+            return self._publish(command.kind, (), message=command.message,
+                                 source=command.source)
         raise TypeError(f"unknown command {command!r}")
 
-    def _undo(self) -> Event:
-        """Undo one event, and the chance outcomes that were logged with it."""
-        event = self.game.undo()
-        while event is not None and _is_chance_answer(self.game, event) and self.game.log:
-            event = self.game.undo()
-        return event
+    def _play(self, played: Sequence[Event], source: str) -> Update:
+        return self.apply(played, source=source)
+
+    def apply(self, events: Sequence[Event], *, undo: int = 0, source: str = "camera") -> Update:
+        """Take back ``undo`` events, then play ``events``: one journaled update.
+
+        For handlers running on the engine thread (the tracker revising its own reading
+        of the table). If anything is illegal nothing changes and the error is raised.
+        """
+        if not 0 <= undo <= len(self.game.log):
+            raise IllegalActionError(f"cannot take back {undo} events", rule="undo")
+        base = len(self.game.log) - undo
+        taken = list(self.game.log[base:])
+
+        def restore() -> None:
+            self._truncate(base)
+            for event in taken:
+                self.game.push(event)
+
+        try:
+            self._truncate(base)
+            for event in events:
+                self.game.play(event)
+        except Exception:
+            restore()
+            raise
+        self._commit(restore)
+        return self._publish("event", tuple(self.game.log[base:]), source=source)
+
+    def _truncate(self, length: int) -> None:
+        while len(self.game.log) > length:
+            self.game.undo()
+
+    def _undo_command(self, source: str) -> Update:
+        undone = self._undo()
+
+        def redo() -> None:
+            for event in reversed(undone):
+                self.game.push(event)
+
+        self._commit(redo)
+        return self._publish("undo", (undone[-1],), source=source)
+
+    def _undo(self) -> list[Event]:
+        """Undo one event and the chance outcomes logged with it; latest first."""
+        undone = [self.game.undo()]
+        while _is_chance_answer(self.game, undone[-1]) and self.game.log:
+            undone.append(self.game.undo())
+        return undone
+
+    def _new_game(self, command: NewGame) -> Update:
+        if not isinstance(command.setup, Setup):
+            raise IllegalActionError("a new game starts from a Setup event", rule="setup")
+        game = Game(rng=self.game.rng)
+        game.play(command.setup)
+        if self.journal is not None:
+            self.journal.begin(game.log, _names(game.state))
+        self.game = game
+        return self._publish("new-game", tuple(game.log), source=command.source)
+
+    def _press(self, command: Press) -> Update:
+        """A button: resolved against the current state; a useless press says why."""
+        try:
+            if self.on_press is not None:
+                handled = self.on_press(self, command)
+                if handled is not None:
+                    return handled
+            event = controls.resolve(command.button, self.game.state)
+            if event is controls.UNDO:
+                return self._undo_command(command.source)
+            return self._play((event,), command.source)
+        except ValueError as exc:
+            self._publish("error", (), message=str(exc), source=command.source)
+            raise
+
+    def _camera(self, command: CameraChanges) -> Update:
+        """Stable camera changes: the tracker's events if it infers any, else a notice."""
+        if command.reading is not None:
+            self.camera_reading = command.reading
+        handled = self.on_camera(self, command) if self.on_camera else None
+        if handled is not None:
+            return handled
+        text = "; ".join(_describe(change) for change in command.changes)
+        return self._publish("camera", (), message=text or "camera view", source=command.source)
 
     # --- updates ------------------------------------------------------------------
 
     def notify(self, kind: str, message: str, source: str = "device") -> Update:
-        """Publish a device notice (camera lost, end-game alert) without a game change."""
-        return self._publish(kind, (), message=message, source=source)
+        """Publish a device notice (camera lost, end-game alert) without a game change.
+
+        From another thread the notice goes through the queue, so it is ordered with
+        the game's updates.
+        """
+        return self.call(Notice(kind, message, source))
 
     def _publish(self, kind: str, events: tuple[Event, ...], *, message: str = "",
                  source: str = "") -> Update:
         update = Update(next(self._seq), kind, self.game.state, events, message, source)
         for listener in list(self.listeners):
-            listener(update)
+            try:
+                listener(update)
+            except Exception:  # a broken speaker or LED must not stop the game
+                log.exception("listener %r failed on update %d", listener, update.seq)
         with self._lock:
             self._snapshot = update
             self._history.append(update)
@@ -213,3 +403,24 @@ def _is_chance_answer(game: Game, undone: Event) -> bool:
     """True if the event just undone answered a chance decision (it goes with its cause)."""
     pending = game.state.pending
     return pending is not None and pending.is_chance and pending.accepts(undone)
+
+
+def _names(state: GameState) -> list[str]:
+    return [player.name for player in state.players]
+
+
+def _describe(change: Any) -> str:
+    describe = getattr(change, "describe", None)
+    return str(describe()) if callable(describe) else str(change)
+
+
+def final_scores(state: GameState) -> Any:
+    """The scorepad of a finished game as JSON-able data (None until the engine can)."""
+    try:
+        from engine.endgame import final_table
+        from engine.scoring import score
+    except ImportError:
+        return None
+    sheet = score(final_table(state))
+    return {"players": [{"name": p.name, "total": p.total} for p in sheet.players],
+            "winners": list(sheet.winners)}

@@ -1,0 +1,321 @@
+"""The whole product in one process: journal, service, camera and vision, buttons, LED,
+voice, keyboard, web page, systemd notifications.
+
+``companion run`` and ``companion demo`` both build an :class:`Appliance`; the demo
+swaps the real camera for the synthetic table, GPIO for the keyboard, and adds the
+scripted game. Start-up serves the page first and loads vision on the capture thread,
+so the page is up in a second or two. SIGTERM (systemd) and SIGINT (Ctrl-C) stop every
+part in reverse order, finishing queued commands and closing the journal cleanly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import random
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from device import config as settings
+from device.capture import CaptureLoop, VisionPipeline
+from device.config import Config
+from device.controls import KEYS, LABELS
+from device.journal import Journal
+from device.service import CameraChanges, Notice, Press, Service
+from device.watchdog import Notifier, Watchdog, watchdog_interval
+
+log = logging.getLogger("companion")
+
+
+class StartError(RuntimeError):
+    """A part the product cannot run without failed to start (the port, the journal)."""
+
+
+class Appliance:
+    """Builds, starts and stops every part; ``demo`` selects the demo's parts."""
+
+    def __init__(self, config: Config, *, demo: bool = False, pin_factory: Any = None,
+                 keyboard_fd: int | None = None, out: TextIO | None = None,
+                 seed: int | None = None, demo_interval: float = 1.5) -> None:
+        self.config = config
+        self.demo = demo
+        self.pin_factory = pin_factory
+        self.keyboard_fd = keyboard_fd
+        self.out = out or sys.stdout
+        self.seed = seed
+        self.demo_interval = demo_interval
+        self.stopping = threading.Event()
+        self.notifier = Notifier()
+        self.pin = config.web.pin or _new_pin()
+        self.url = ""
+        self._closers: list[Callable[[], None]] = []
+        self._tmp: str | None = None
+        self.service: Service
+        self.capture: CaptureLoop | None = None
+        self.pipeline: VisionPipeline | None = None
+        self.server: Any = None
+        self.player: Any = None
+
+    # --- start ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start every part; the page is served before vision loads."""
+        self._start_service()
+        self._start_voice()
+        self._start_led()
+        if self.demo:
+            self._start_demo_game()
+        self._start_web()
+        self._start_capture()
+        self._start_inputs()
+        self._start_watchdog()
+        if self.player is not None:
+            self.player.start()
+        self.notifier.ready(f"serving {self.url}")
+
+    def _start_service(self) -> None:
+        path = self._journal_path()
+        try:
+            journal = Journal(path)
+        except Exception as exc:
+            raise StartError(f"cannot open the journal {path}: {exc}") from exc
+        self._closers.append(journal.close)
+        self.service = Service(rng=random.Random(self.seed), journal=journal)
+        self.service.start()
+        self._closers.append(self.service.stop)
+        if self.service.restored:
+            self._say(f"journal: {self.service.restored}")
+
+    def _journal_path(self) -> Path:
+        if self.demo:  # the demo never touches a real game's journal
+            self._tmp = tempfile.mkdtemp(prefix="companion-demo-")
+            return Path(self._tmp) / "journal.sqlite3"
+        return settings.journal_path(self.config)
+
+    def _start_voice(self) -> None:
+        if not self.config.voice.enabled:
+            return
+        from device.voice import Announcer, Voice
+
+        voice = Voice(self.config.voice.command, on_error=self._notice("voice"))
+        if not voice.enabled:
+            log.info("voice off: %s is not installed", self.config.voice.command[0])
+            return
+        self.service.listeners.append(Announcer(voice))
+        self._closers.append(voice.close)
+
+    def _start_led(self) -> None:
+        if self.demo or not self.config.led.enabled:
+            return
+        from device.led import StatusLED, StatusLight
+
+        try:
+            led = StatusLED(self.config.led.pin, pin_factory=self.pin_factory)
+        except Exception as exc:  # gpiozero raises several kinds when there is no GPIO
+            self._warn("led", f"status LED unavailable: {exc}")
+            return
+        light = StatusLight(led.show)
+        light(self.service.snapshot())
+        self.service.listeners.append(light)
+        self._closers.append(led.close)
+
+    def _start_demo_game(self) -> None:
+        from device.demo import DemoPlayer
+
+        game = self.config.game
+        self.player = DemoPlayer(self.service, seed=1 if self.seed is None else self.seed,
+                                 interval=self.demo_interval, player=game.player,
+                                 level=game.automa_level)
+        self.service.call(self.player.new_game())
+        self._closers.append(self.player.stop)
+
+    def _start_web(self) -> None:
+        from web import Server, create_app
+
+        web = self.config.web
+        app = create_app({"TABLE_PIN": self.pin, "SSE_MAX_CLIENTS": web.max_clients},
+                         service=self.service)
+        try:
+            self.server = Server(app, web.host, web.port).start()
+        except OSError as exc:
+            raise StartError(f"cannot serve on {web.host}:{web.port}: {exc.strerror} "
+                             "(another companion running? try --port)") from exc
+        self._closers.append(self.server.stop)
+        host = "127.0.0.1" if web.host in ("0.0.0.0", "") else web.host
+        self.url = f"http://{host}:{web.port}"
+        self._say(f"page on {self.url}  (table PIN {self.pin})")
+
+    def _start_capture(self) -> None:
+        from device.camera import open_camera
+
+        cam = self.config.camera
+        layout = self._layout if cam.source == "synthetic" else None
+        self.pipeline = VisionPipeline(self._load_scanner, self._stabilizer(), self._changes,
+                                       on_error=self._notice("vision"))
+        self.service.camera_frame = lambda: self.pipeline.frame if self.pipeline else None
+        self.capture = CaptureLoop(lambda: open_camera(cam, layout), self.pipeline,
+                                   fps=cam.fps, retry=(cam.retry_min, cam.retry_max),
+                                   report=self._report)
+        self.capture.start()
+        self._closers.append(self.capture.stop)
+
+    def _layout(self) -> dict[str, list[str | None]]:
+        from device.demo import layout_of
+
+        return layout_of(self.service.snapshot().state)
+
+    def _load_scanner(self) -> Any:
+        from vision.scanner import TableScanner
+
+        from vision.classifier import default_model_path
+
+        model = Path(self.config.vision.model) if self.config.vision.model \
+            else default_model_path()
+        return TableScanner(model)
+
+    @staticmethod
+    def _stabilizer() -> Any:
+        try:
+            from vision.stabilize import Stabilizer
+        except ImportError:
+            return None
+        return Stabilizer()
+
+    def _changes(self, changes: tuple[Any, ...], reading: Any) -> None:
+        self.service.submit(CameraChanges(changes, reading))
+
+    def _report(self, kind: str, message: str) -> None:
+        self.service.submit(Notice(kind, message, source="camera"))
+
+    def _start_inputs(self) -> None:
+        if self.demo:
+            self._start_keyboard()
+        elif self.config.buttons.enabled:
+            self._start_buttons()
+
+    def _start_buttons(self) -> None:
+        from device.buttons import Buttons, GPIOError
+        from device.controls import BUTTONS
+
+        b = self.config.buttons
+        try:
+            buttons = Buttons({name: b[name] for name in BUTTONS}, self.press,
+                              bounce_time=b.bounce_time, undo_hold=b.undo_hold,
+                              pin_factory=self.pin_factory)
+        except GPIOError as exc:
+            self._warn("buttons", f"buttons unavailable ({exc}); use the page")
+            return
+        self._closers.append(buttons.close)
+
+    def _start_keyboard(self) -> None:
+        fd = self.keyboard_fd
+        if fd is None or not os.isatty(fd):
+            return
+        from device.keyboard import Keyboard
+
+        keyboard = Keyboard(fd, lambda button: self.press(button, "keyboard"), self.request_stop)
+        keyboard.start()
+        self._closers.append(keyboard.close)
+        keys = ", ".join(f"{k} {LABELS[v]}" for k, v in KEYS.items())
+        self._say(f"keys: {keys}, q quit")
+
+    def _start_watchdog(self) -> None:
+        interval = watchdog_interval()
+        if interval is None or not self.notifier.enabled or self.capture is None:
+            return
+        capture, service = self.capture, self.service
+        stale = max(2 * self.config.camera.retry_max, 5.0)
+
+        def healthy() -> bool:
+            return capture.is_healthy(stale) and service.is_alive
+
+        watchdog = Watchdog(self.notifier, interval, healthy)
+        watchdog.start()
+        self._closers.append(watchdog.stop)
+
+    # --- inputs -----------------------------------------------------------------------
+
+    def press(self, button: str, source: str = "button") -> None:
+        """A button press from GPIO or the keyboard (never blocks the caller)."""
+        self.service.submit(Press(button, source=source))
+
+    # --- stop -----------------------------------------------------------------------
+
+    def request_stop(self, *_: object) -> None:
+        """Ask the process to stop (signal handlers, the q key)."""
+        self.stopping.set()
+
+    def install_signal_handlers(self) -> None:
+        """SIGTERM (systemd stop) and SIGINT (Ctrl-C) end :meth:`wait` cleanly."""
+        signal.signal(signal.SIGTERM, self.request_stop)
+        signal.signal(signal.SIGINT, self.request_stop)
+
+    def wait(self) -> None:
+        """Block until a stop is requested (a short timeout keeps signals responsive)."""
+        while not self.stopping.wait(0.5):
+            pass
+
+    def stop(self) -> None:
+        """Stop every part in reverse order of starting."""
+        self.notifier.stopping()
+        while self._closers:
+            closer = self._closers.pop()
+            try:
+                closer()
+            except Exception:
+                log.exception("stopping %r failed", closer)
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    # --- helpers --------------------------------------------------------------------
+
+    def _notice(self, kind: str) -> Callable[[str], None]:
+        return lambda message: self.service.submit(Notice(kind, message))
+
+    def _warn(self, kind: str, message: str) -> None:
+        log.warning(message)
+        self._say(message)
+        self.service.submit(Notice(kind, message))
+
+    def _say(self, text: str) -> None:
+        print(f"companion: {text}", file=self.out, flush=True)
+
+    def latest_jpeg(self, quality: int = 80) -> bytes | None:
+        """The camera's latest frame as JPEG (for the page), or None before the first."""
+        frame = self.pipeline.frame if self.pipeline else None
+        return None if frame is None else _jpeg(frame, quality)
+
+
+def _jpeg(frame: np.ndarray, quality: int) -> bytes | None:
+    import cv2
+
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return data.tobytes() if ok else None
+
+
+def _new_pin() -> str:
+    return "".join(secrets.choice("0123456789") for _ in range(4))
+
+
+def run_until_stopped(appliance: Appliance) -> int:
+    """Start, wait for SIGTERM/SIGINT/q, stop: the body of ``run`` and ``demo``."""
+    appliance.install_signal_handlers()
+    try:
+        appliance.start()
+    except BaseException:
+        appliance.stop()
+        raise
+    with contextlib.suppress(KeyboardInterrupt):
+        appliance.wait()
+    appliance.stop()
+    return 0

@@ -1,0 +1,192 @@
+"""The capture loop: one thread owns the camera, paces it, and survives its loss.
+
+Each tick reads a frame and hands it on (in the service: scanner → stabiliser →
+a :class:`~device.service.CameraChanges` command). When the camera fails, the loop
+closes it, reports the loss once, and reopens it with exponential backoff, while the
+game goes on untouched; when a frame arrives again it reports that too. Every pass
+of the loop, waiting or not, beats the heartbeat the systemd watchdog looks at.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from device.camera import Camera, CameraError
+
+log = logging.getLogger("companion.capture")
+
+FrameHandler = Callable[[np.ndarray, float], None]
+Reporter = Callable[[str, str], None]  # (kind, message): "camera-lost" / "camera-back"
+
+
+class Backoff:
+    """Retry delays: ``low``, doubling up to ``high``; :meth:`reset` after a success."""
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low, self.high = low, high
+        self.delay = low
+
+    def next(self) -> float:
+        delay = self.delay
+        self.delay = min(self.high, self.delay * 2)
+        return delay
+
+    def reset(self) -> None:
+        self.delay = self.low
+
+
+class CaptureLoop:
+    """Reads ``fps`` frames a second from a camera that ``open_camera`` opens."""
+
+    def __init__(self, open_camera: Callable[[], Camera], on_frame: FrameHandler, *,
+                 fps: float = 10.0, retry: tuple[float, float] = (0.5, 8.0),
+                 report: Reporter | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.open_camera = open_camera
+        self.on_frame = on_frame
+        self.period = 1.0 / fps
+        self.backoff = Backoff(*retry)
+        self.report = report or (lambda kind, message: None)
+        self.clock = clock
+        self.heartbeat = clock()
+        self.frames = 0
+        self.connected = False
+        self.last_error = ""
+        self._camera: Camera | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle ----------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="capture", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    @property
+    def is_alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def is_healthy(self, stale_after: float) -> bool:
+        """True while the loop runs and has beaten within ``stale_after`` seconds."""
+        return self.is_alive and self.clock() - self.heartbeat < stale_after
+
+    # --- the loop -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self.heartbeat = self.clock()
+                if self._camera is None:
+                    self._open()
+                else:
+                    self._tick()
+        finally:
+            self._close()
+
+    def _open(self) -> None:
+        try:
+            self._camera = self.open_camera()
+        except CameraError as exc:
+            self._lost(exc)
+
+    def _tick(self) -> None:
+        assert self._camera is not None
+        start = self.clock()
+        try:
+            frame = self._camera.read()
+        except CameraError as exc:
+            self._close()
+            self._lost(exc)
+            return
+        self._back()
+        self.frames += 1
+        self._handle(frame, start)
+        self._stop.wait(max(0.0, self.period - (self.clock() - start)))
+
+    def _handle(self, frame: np.ndarray, t: float) -> None:
+        try:
+            self.on_frame(frame, t)
+        except Exception:  # a vision bug must not take the camera (or the watchdog) down
+            log.exception("frame handler failed")
+
+    def _lost(self, exc: Exception) -> None:
+        delay = self.backoff.next()
+        message = f"camera lost: {exc}; retrying every {self.backoff.high:g} s at most"
+        if self.connected or not self.last_error:
+            self.report("camera-lost", message)
+        self.connected, self.last_error = False, str(exc)
+        log.warning("%s (next try in %.1f s)", exc, delay)
+        self._stop.wait(delay)
+
+    def _back(self) -> None:
+        if not self.connected:
+            self.backoff.reset()
+            if self.last_error:
+                self.report("camera-back", "camera back")
+            self.connected = True
+
+    def _close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is not None:
+            try:
+                camera.close()
+            except Exception:  # closing a vanished camera can fail; it is gone either way
+                log.debug("closing the camera failed", exc_info=True)
+
+
+class VisionPipeline:
+    """Frame → ``scanner.scan`` → ``stabilizer.update`` → changes for the service.
+
+    The scanner is loaded on the first frame, on the capture thread (an ONNX model takes
+    a second or two), so the page is up before vision is. If it cannot be loaded the
+    failure is reported once and frames are still kept for the page.
+    """
+
+    def __init__(self, load_scanner: Callable[[], Any], stabilizer: Any,
+                 submit: Callable[[tuple[Any, ...], Any], None], *,
+                 on_error: Callable[[str], None] | None = None) -> None:
+        self._load_scanner = load_scanner
+        self._scanner: Any = None
+        self.failure = ""
+        self.stabilizer = stabilizer
+        self.submit = submit
+        self.on_error = on_error or (lambda message: None)
+        self.reading: Any = None
+        self.frame: np.ndarray | None = None
+        self.scans = 0
+
+    def __call__(self, frame: np.ndarray, t: float) -> None:
+        self.frame = frame
+        scanner = self._scanner or self._load()
+        if scanner is None:
+            return
+        self.reading = scanner.scan(frame)
+        self.scans += 1
+        changes = self.stabilizer.update(self.reading, t) if self.stabilizer else ()
+        if changes:
+            self.submit(tuple(changes), self.reading)
+
+    def _load(self) -> Any:
+        if self.failure:
+            return None
+        try:
+            self._scanner = self._load_scanner()
+        except Exception as exc:  # a missing model or module: the camera still serves the page
+            self.failure = f"vision unavailable: {exc}"
+            log.error("%s", self.failure)
+            self.on_error(self.failure)
+        return self._scanner

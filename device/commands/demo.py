@@ -1,0 +1,80 @@
+"""``companion run``, ``companion demo`` and ``companion doctor``.
+
+    companion run [--config PATH]          # on a Pi: real camera, GPIO buttons and LED
+    companion demo [--port 8080] [--seed 1] [--interval 1.5] [--quiet]
+    companion doctor [--config PATH]       # what `run` needs, and how to fix what is missing
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # journald adds the time
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = sub.add_parser("run", help="the product on a Raspberry Pi (camera, GPIO, page)")
+    _config_option(run)
+    run.add_argument("--port", type=int, help="serve the page on this port")
+    run.set_defaults(handler=run_command)
+
+    demo = sub.add_parser("demo", help="the whole product on this machine, with a "
+                          "synthetic table camera and a scripted game against Au Toma")
+    _config_option(demo)
+    demo.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    demo.add_argument("--port", type=int, help="page port (default 8080)")
+    demo.add_argument("--seed", type=int, default=1, help="the scripted game's seed")
+    demo.add_argument("--interval", type=float, default=1.5,
+                      help="seconds between the script's moves")
+    demo.add_argument("--quiet", action="store_true", help="no voice")
+    demo.add_argument("--verbose", action="store_true", help="log every part's messages")
+    demo.set_defaults(handler=demo_command)
+
+    doctor = sub.add_parser("doctor", help="check camera, GPIO, model, voice, port and disk")
+    _config_option(doctor)
+    doctor.set_defaults(handler=doctor_command)
+
+
+def _config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="PATH",
+                        help="a settings file read after the system and user ones")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from device import config as settings
+    from device.appliance import Appliance, run_until_stopped
+
+    cfg = settings.load(args.config)
+    if args.port is not None:
+        cfg = cfg.replace("web", port=args.port)
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    return run_until_stopped(Appliance(cfg))
+
+
+def demo_command(args: argparse.Namespace) -> int:
+    from device import config as settings
+    from device.appliance import Appliance, run_until_stopped
+
+    if args.interval <= 0:
+        raise ValueError("--interval must be more than 0 seconds")
+    cfg = settings.load(args.config)
+    cfg = cfg.replace("camera", source="synthetic")
+    cfg = cfg.replace("web", host=args.host, **({} if args.port is None else {"port": args.port}))
+    if args.quiet:
+        cfg = cfg.replace("voice", enabled=False)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format=LOG_FORMAT)
+    appliance = Appliance(cfg, demo=True, keyboard_fd=sys.stdin.fileno(), seed=args.seed,
+                          demo_interval=args.interval)
+    return run_until_stopped(appliance)
+
+
+def doctor_command(args: argparse.Namespace) -> int:
+    from device import config as settings
+    from device.doctor import FAIL, diagnose, report
+
+    checks = diagnose(settings.load(args.config))
+    print(report(checks))
+    return 1 if any(c.status == FAIL for c in checks) else 0

@@ -1,0 +1,260 @@
+"""Settings: built-in defaults, then the system file, the user file and ``--config``.
+
+Files are TOML with the same tables and keys as ``defaults.toml`` beside this module;
+each later file overrides key by key. Everything is validated once, at load time, so a
+typo fails at start with a message naming the file and the key, never mid-game.
+
+>>> cfg = load(system=None, user=None)
+>>> cfg.camera.fps, cfg.buttons.undo, cfg.web.port
+(10.0, 23, 8080)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+SYSTEM_PATH = Path("/etc/companion/config.toml")
+SOURCES = ("picamera", "opencv", "replay", "synthetic")
+BUTTON_PINS = ("die", "automa", "next", "undo")
+
+
+class ConfigError(ValueError):
+    """A settings file that cannot be used: names the file, the key and the problem."""
+
+
+def user_path() -> Path:
+    """The user's settings file (XDG_CONFIG_HOME is honoured)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "companion" / "config.toml"
+
+
+class Section(Mapping[str, Any]):
+    """One table of settings, read as attributes (``cfg.camera.fps``) or keys."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self._values = dict(values)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The merged, validated settings and the files they came from."""
+
+    tables: Mapping[str, Section]
+    files: tuple[Path, ...] = ()
+
+    def __getattr__(self, name: str) -> Section:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def replace(self, table: str, **values: Any) -> Config:
+        """A copy with some values of one table changed (validated)."""
+        merged = {name: dict(section) for name, section in self.tables.items()}
+        _merge(merged, {table: values}, "override")
+        return Config(_freeze(_validated(merged, "override")), self.files)
+
+    def to_toml(self) -> str:
+        """The settings as a TOML document (what ``companion config show`` prints)."""
+        lines = [f"# merged from: built-in defaults{''.join(', ' + str(f) for f in self.files)}"]
+        for name, section in self.tables.items():
+            lines += ["", f"[{name}]"]
+            lines += [f"{key} = {_toml_value(value)}" for key, value in section.items()]
+        return "\n".join(lines) + "\n"
+
+
+def defaults() -> dict[str, dict[str, Any]]:
+    """The built-in settings (``defaults.toml``)."""
+    text = resources.files("device").joinpath("defaults.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def load(path: str | Path | None = None, *, system: Path | bool | None = True,
+         user: Path | bool | None = True) -> Config:
+    """Defaults, then the system file, the user file and ``path``, each overriding.
+
+    ``system``/``user``: True for the standard places (:data:`SYSTEM_PATH`,
+    :func:`user_path`), a path for another, None or False to skip it.
+
+    :raises ConfigError: for a missing ``path``, bad TOML, an unknown key or a bad value.
+    """
+    values = defaults()
+    files: list[Path] = []
+    system_file = SYSTEM_PATH if system is True else (system or None)
+    user_file = user_path() if user is True else (user or None)
+    for candidate, required in ((system_file, False), (user_file, False), (path, True)):
+        if candidate is None:
+            continue
+        file = Path(candidate)
+        if not file.exists():
+            if required:
+                raise ConfigError(f"{file}: no such settings file")
+            continue
+        _merge(values, _read(file), str(file))
+        _validated(values, str(file))  # so a bad value is blamed on the file that set it
+        files.append(file)
+    return Config(_freeze(_validated(values, "defaults")), tuple(files))
+
+
+def _read(file: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(file.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{file}: cannot read: {exc.strerror}") from exc
+
+
+def _merge(into: dict[str, dict[str, Any]], new: Mapping[str, Any], origin: str) -> None:
+    """Copy ``new`` over ``into`` key by key, checking names and types against it."""
+    for table, values in new.items():
+        if table not in into:
+            raise ConfigError(f"{origin}: unknown table [{table}] "
+                              f"(known: {', '.join(sorted(into))})")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{origin}: {table} must be a table")
+        for key, value in values.items():
+            if key not in into[table]:
+                raise ConfigError(f"{origin}: unknown setting {table}.{key} "
+                                  f"(known: {', '.join(into[table])})")
+            into[table][key] = _typed(value, into[table][key], f"{origin}: {table}.{key}")
+
+
+def _typed(value: Any, default: Any, where: str) -> Any:
+    """``value`` converted to the default's type, or a clear error."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        if isinstance(value, bool) and isinstance(default, bool):
+            return value
+    elif isinstance(default, float) and isinstance(value, int | float):
+        return float(value)
+    elif isinstance(default, int) and isinstance(value, int):
+        return value
+    elif isinstance(default, str) and isinstance(value, str | int):
+        return str(value)
+    elif isinstance(default, list) and isinstance(value, list) and all(
+            isinstance(v, str) for v in value):
+        return value
+    raise ConfigError(f"{where} must be {_type_name(default)}, not {value!r}")
+
+
+def _type_name(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, float):
+        return "a number"
+    if isinstance(default, int):
+        return "a whole number"
+    if isinstance(default, list):
+        return "a list of strings"
+    return "a string"
+
+
+# --- value checks: (table, key) → a function returning a problem or None ------------
+
+def _one_of(*allowed: str) -> Callable[[Any], str | None]:
+    return lambda v: None if v in allowed else f"must be one of {', '.join(allowed)}"
+
+
+def _between(low: float, high: float) -> Callable[[Any], str | None]:
+    return lambda v: None if low <= v <= high else f"must be between {low:g} and {high:g}"
+
+
+def _bcm_pin(value: Any) -> str | None:
+    # BCM 0 and 1 are the HAT EEPROM's I2C lines; 2-27 are the header's GPIOs.
+    return None if 2 <= value <= 27 else "must be a BCM GPIO number from 2 to 27"
+
+
+def _table_pin(value: Any) -> str | None:
+    ok = value == "" or re.fullmatch(r"[0-9]{4,6}", value) is not None
+    return None if ok else "must be empty (random) or 4 to 6 digits"
+
+
+CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
+    ("camera", "source"): _one_of(*SOURCES),
+    ("camera", "width"): _between(64, 4608),
+    ("camera", "height"): _between(48, 3456),
+    ("camera", "fps"): _between(0.1, 60),
+    ("camera", "retry_min"): _between(0.01, 60),
+    ("camera", "retry_max"): _between(0.01, 600),
+    **{("buttons", name): _bcm_pin for name in BUTTON_PINS},
+    ("buttons", "bounce_time"): _between(0, 1),
+    ("buttons", "undo_hold"): _between(0.1, 10),
+    ("led", "pin"): _bcm_pin,
+    ("voice", "command"): lambda v: None if v else "must name a program",
+    ("web", "port"): _between(0, 65535),  # 0: any free port (tests, benchmarks)
+    ("web", "max_clients"): _between(1, 100),
+    ("web", "pin"): _table_pin,
+    ("game", "automa_level"): _between(1, 6),
+    ("game", "player"): lambda v: None if v.strip() else "must not be empty",
+}
+
+
+def _validated(values: dict[str, dict[str, Any]], origin: str) -> dict[str, dict[str, Any]]:
+    for (table, key), check in CHECKS.items():
+        problem = check(values[table][key])
+        if problem:
+            raise ConfigError(f"{origin}: {table}.{key} = {values[table][key]!r} {problem}")
+    camera = values["camera"]
+    if camera["retry_min"] > camera["retry_max"]:
+        raise ConfigError(f"{origin}: camera.retry_min must not exceed camera.retry_max")
+    _check_pins_distinct(values, origin)
+    return values
+
+
+def _check_pins_distinct(values: dict[str, dict[str, Any]], origin: str) -> None:
+    used: dict[int, str] = {}
+    wired = [(f"buttons.{n}", values["buttons"][n]) for n in BUTTON_PINS]
+    wired.append(("led.pin", values["led"]["pin"]))
+    for name, pin in wired:
+        if pin in used:
+            raise ConfigError(f"{origin}: {name} and {used[pin]} both use GPIO{pin}")
+        used[pin] = name
+
+
+def _freeze(values: dict[str, dict[str, Any]]) -> dict[str, Section]:
+    return {name: Section(table) for name, table in values.items()}
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def state_dir() -> Path:
+    """Where the journal lives: systemd's StateDirectory, else the XDG state folder."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "companion"
+
+
+def journal_path(config: Config) -> Path:
+    """The journal file the settings ask for."""
+    return Path(config.journal.path) if config.journal.path else state_dir() / "journal.sqlite3"

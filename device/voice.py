@@ -1,0 +1,142 @@
+"""Voice: espeak-ng says die results, Au Toma's steps and end-game alerts.
+
+Sentences go to a small queue and one worker thread speaks them, so the engine never
+waits for a speaker. When espeak-ng is not installed the voice is simply off.
+:func:`sentences` (what to say about an update) is pure.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import shutil
+import subprocess
+import threading
+from collections.abc import Callable, Sequence
+
+from device.service import Update
+from engine.decisions import Kind
+from engine.endgame import turns_left
+from engine.events import Face, Roll
+from engine.state import GameState, Phase
+
+log = logging.getLogger("companion.voice")
+
+FACE_WORDS = {
+    Face.HELIUM.value: "Helium",
+    Face.FLEET.value: "Fleet",
+    Face.INFLUENCE.value: "Influence",
+    Face.SOVEREIGN.value: "the Sovereign",
+    Face.REVEAL.value: "reveal a card",
+    Face.BANISH.value: "banish a card",
+}
+SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back."}
+
+
+class Voice:
+    """Speaks sentences one at a time on its own thread; off without the program."""
+
+    MAX_WAITING = 6  # older sentences are dropped rather than spoken late
+
+    def __init__(self, command: Sequence[str] = ("espeak-ng",), *,
+                 on_error: Callable[[str], None] | None = None,
+                 on_spoken: Callable[[str], None] | None = None) -> None:
+        self.command = list(command)
+        self.enabled = bool(self.command) and shutil.which(self.command[0]) is not None
+        self.on_error = on_error or (lambda message: None)
+        self.on_spoken = on_spoken or (lambda text: None)
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    def say(self, text: str) -> bool:
+        """Queue ``text``; False when the voice is off. Never blocks."""
+        if not self.enabled or not text:
+            return False
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
+            self._thread.start()
+        while self._queue.qsize() >= self.MAX_WAITING:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        self._queue.put(text)
+        return True
+
+    def close(self, timeout: float = 5.0) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        while (text := self._queue.get()) is not None:
+            self._speak(text)
+
+    def _speak(self, text: str) -> None:
+        try:
+            result = subprocess.run([*self.command, text], capture_output=True, timeout=30,
+                                    check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            self.on_error(f"voice failed: {exc}")
+            return
+        if result.returncode != 0:
+            detail = result.stderr.decode(errors="replace").strip().splitlines()
+            self.on_error(f"voice failed: {detail[-1] if detail else result.returncode}")
+            return
+        self.on_spoken(text)
+
+
+class Announcer:
+    """A service listener that turns updates into sentences for a :class:`Voice`."""
+
+    def __init__(self, voice: Voice) -> None:
+        self.voice = voice
+        self.previous: GameState | None = None
+
+    def __call__(self, update: Update) -> None:
+        for text in sentences(update, self.previous):
+            self.voice.say(text)
+        self.previous = update.state
+
+
+def sentences(update: Update, previous: GameState | None) -> list[str]:
+    """What to say about ``update`` (``previous``: the state before it)."""
+    if update.kind in SPOKEN_NOTICES:
+        return [SPOKEN_NOTICES[update.kind]]
+    if update.kind == "error":
+        return [update.message.split(":", 1)[-1].strip()] if update.source == "button" else []
+    state = update.state
+    out = _rolls(update)
+    out += _end_game(state, previous)
+    pending = state.pending
+    if pending is not None and pending.kind is Kind.CONFIRM and pending.player is not None \
+            and state.players[pending.player].automa:
+        out.append(pending.prompt)
+    return out
+
+
+def _rolls(update: Update) -> list[str]:
+    if update.kind != "event":
+        return []
+    players = update.state.players
+    named = {c.card: c.player for c in update.state.changes if c.kind == "roll"}
+    out = []
+    for event in update.events:
+        if isinstance(event, Roll):
+            who = named.get(event.face.value)
+            name = players[who].name if who is not None else "The die"
+            out.append(f"{name} rolled {FACE_WORDS[event.face.value]}.")
+    return out
+
+
+def _end_game(state: GameState, previous: GameState | None) -> list[str]:
+    if previous is None:
+        return []
+    out = []
+    if state.trigger is not None and previous.trigger is None:
+        left = sum(turns_left(state).values())
+        out.append(f"The end of the game is triggered. {left} more turns.")
+    if state.phase is Phase.OVER and previous.phase is not Phase.OVER:
+        out.append("The game is over. Lay out your hands for scoring.")
+    return out
