@@ -28,6 +28,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from engine.automa_state import AutomaSetup
+from engine.automa_state import AutomaSetup
 from engine.board import House, Location
 from engine.errors import IllegalActionError
 
