@@ -28,7 +28,6 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from engine.automa_state import AutomaSetup
-from engine.automa_state import AutomaSetup
 from engine.board import House, Location
 from engine.errors import IllegalActionError
 

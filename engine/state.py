@@ -12,7 +12,6 @@ from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
 from engine.automa_state import AutomaState
-from engine.automa_state import AutomaState
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, House, Location
 from engine.decisions import Decision
 from engine.steps import Step
@@ -156,7 +155,6 @@ class GameState:
     stack: tuple[Step, ...] = ()
     last_roll: str | None = None
     variants: frozenset[str] = frozenset()  # rule variants in use (see engine.setup)
-    automa: AutomaState | None = None  # Au Toma's cards and priorities in a solo game
     automa: AutomaState | None = None  # Au Toma's cards and priorities in a solo game
     changes: tuple[Change, ...] = ()  # what the last event visibly changed
 
