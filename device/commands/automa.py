@@ -1,0 +1,112 @@
+"""``companion automa``: Tull Au Toma, the solo opponent, from the command line.
+
+    companion automa resolve --state STATE.json --card N [--json]   # what she would do
+    companion automa deck [--deck FILE] [--json]                    # her 22 cards, checked
+
+STATE.json (the contract; see DESIGN.md)::
+
+    {"priorities": {"A": "mars", "B": "luna", "C": "jupiter", "D": "institute"},
+     "locations": {"jupiter": 2, "mars": 0, "luna": 3, "institute": 1},
+     "automa": {"helium": 3, "influence": 10, "fleet": 4, "sovereign": false}}
+
+``locations`` gives each stack's card count; the character deck is taken to hold
+cards. ``--json`` prints ``{"card", "deploy", "gain", "bonus", "banish_top_of_deck"}``;
+without it, the steps as the companion would say them.
+
+Her deck comes from ``--deck FILE``, else the file named by ``COMPANION_AUTOMA_DECK``,
+else the one shipped with the engine. ``companion automa deck`` prints it row by row,
+to compare with the physical cards (see :mod:`engine.automa` for how).
+
+Exit status 2, with one line naming the problem, for a bad state file, card number or
+deck file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from device.cli import UsageError
+
+if TYPE_CHECKING:
+    from engine.automa_state import AutomaCard
+
+DECK_HELP = "her deck file (default: $COMPANION_AUTOMA_DECK, else the shipped deck)"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("automa", help="Au Toma, the solo opponent: what she does with a card")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    r = actions.add_parser("resolve", help="what Au Toma does with her card N in a state")
+    r.add_argument("--state", required=True, metavar="STATE.json")
+    r.add_argument("--card", required=True, metavar="N", help="her card's ID, 1 to 22")
+    r.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    r.add_argument("--deck", metavar="FILE", help=DECK_HELP)
+    r.set_defaults(handler=resolve)
+    d = actions.add_parser("deck", help="print and check her 22 cards")
+    d.add_argument("--deck", metavar="FILE", help=DECK_HELP)
+    d.add_argument("--json", action="store_true", help="print the rows as JSON")
+    d.set_defaults(handler=show_deck)
+
+
+def load_deck(path: str | None = None) -> tuple[AutomaCard, ...]:
+    """Her cards from ``path``, else ``$COMPANION_AUTOMA_DECK``, else the shipped file.
+
+    :raises UsageError: for a file that cannot be read; AutomaDeckError for a bad one.
+    """
+    from engine.automa import DECK_ENV, default_deck
+    from engine.automa_state import parse_deck
+
+    path = path or os.environ.get(DECK_ENV) or None
+    if path is None:
+        return default_deck()
+    return parse_deck(_read(path), path)
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _card_number(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 22:
+        raise UsageError(f"--card must be a card ID from 1 to 22, not {text!r}")
+    return int(text)
+
+
+def resolve(args: argparse.Namespace) -> int:
+    from engine.automa import AUTOMA_NAME, Situation, describe, outcome
+
+    card = _card_number(args.card)
+    deck = load_deck(args.deck)
+    try:
+        data: Any = json.loads(_read(args.state))
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{args.state} is not valid JSON ({exc})") from None
+    where = Situation.from_json(data)
+    done = outcome(where, deck[card - 1])
+    if args.json:
+        print(json.dumps(done.to_json()))
+        return 0
+    sovereign = bool(data["automa"].get("sovereign", False))
+    for step in describe(done, AUTOMA_NAME, has_sovereign=sovereign):
+        print(step.text)
+    return 0
+
+
+def show_deck(args: argparse.Namespace) -> int:
+    from engine.automa_state import COLUMNS, to_rows
+
+    rows = to_rows(load_deck(args.deck))
+    if args.json:
+        print(json.dumps({"columns": list(COLUMNS), "cards": rows}))
+        return 0
+    print(f"{'id':>3}  {'deploy':<10}{'gain':<10}{'tiebreaker':<12}extra")
+    for row in rows:
+        print(f"{row[0]:>3}  {row[1]:<10}{row[2]:<10}{row[3]:<12}{row[4]}")
+    return 0
