@@ -16,6 +16,7 @@ from engine.board import FLEET_MAX, Bonus, Location
 from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
 from engine.events import Event
+from engine.finale import Finale
 from engine.state import Change, GameState, Hand, Phase, Player, Slot, Trigger, TurnContext, evolve
 from engine.steps import Step
 
@@ -86,6 +87,7 @@ class Draft:
     pending: Decision | None
     last_roll: str | None
     variants: frozenset[str]
+    finale: Finale | None
 
     def freeze(self) -> GameState:
         """The finished next state."""

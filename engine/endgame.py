@@ -11,12 +11,16 @@ A plays the last turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from engine import finale
 from engine.board import House
+from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
+from engine.events import Event, Resolve, RevealHand
 from engine.state import GameState, Phase, Player
-from engine.steps import Step
+from engine.steps import Step, answer, step
 from engine.table import AutomaInfo, Seat, StackCard, Table
 
 
@@ -47,12 +51,98 @@ def next_turn(draft: Draft) -> None:
         return
     draft.phase = Phase.FINALE
     draft.note("finale")
+    draft.push(Step("finale", draft.first_player))
 
 
 def finish(draft: Draft) -> None:
     """Leave the end-of-game flow once its decisions are all answered."""
     draft.phase = Phase.OVER
     draft.note("over")
+
+
+# --- scoring step 1: hands laid out, end-of-game abilities, Ceres' banish --------------
+
+
+@step("finale")
+def finale_step(draft: Draft, s: Step) -> None:
+    """Ask for the next unseen hand, then each end-of-game ability in the scorepad's order."""
+    unseen = _next_unseen_hand(draft)
+    if unseen is not None:
+        name = draft.players[unseen].name
+        draft.ask(unseen, Kind.CONFIRM, f"{name}: lay your hand face up for the camera",
+                  (RevealHand(unseen, None),), Step("finale-hand", unseen))
+        return
+    if draft.finale is None:
+        draft.finale = finale.begin(final_table(draft.freeze()))
+    decision = finale.decision(draft.finale)
+    if decision is None:
+        return  # the run loop ends the game
+    # An ability that reads an unknown deck takes the cards the table turned over in
+    # the answer's ``revealed`` (the option leaves it open); others ignore it.
+    options = [Resolve(i) for i in range(len(decision.options))]
+    draft.ask(decision.seat, Kind.CHOOSE, decision.prompt, options,
+              Step("finale-answer", decision.seat))
+
+
+def _next_unseen_hand(draft: Draft) -> int | None:
+    n = len(draft.players)
+    for k in range(n):
+        seat = (draft.first_player + k) % n
+        if draft.players[seat].hand.unknown:
+            return seat
+    return None
+
+
+@answer("finale-hand")
+def on_hand(draft: Draft, s: Step, event: Event) -> None:
+    """Every card of the hand is now known (the camera saw them; the player confirmed)."""
+    assert isinstance(event, RevealHand)
+    hand = draft.players[s.player].hand
+    shown = list(event.cards or ())
+    if len(shown) != hand.size:
+        raise IllegalActionError(
+            f"{draft.players[s.player].name} holds {hand.size} cards, not {len(shown)}",
+            rule="reveal-hand")
+    for card in hand.known:
+        if card not in shown:
+            raise IllegalActionError(f"{card} is known to be in that hand", rule="reveal-hand")
+        shown.remove(card)
+    for card in shown:
+        draft.take_from_hand(s.player, card)  # one unknown card becomes this one
+        draft.add_to_hand(s.player, card)
+    draft.push(Step("finale", s.player))
+
+
+@answer("finale-answer")
+def on_finale_answer(draft: Draft, s: Step, event: Event) -> None:
+    assert isinstance(event, Resolve) and draft.finale is not None
+    decision = finale.decision(draft.finale)
+    assert decision is not None
+    option = decision.options[event.index]
+    if option.needs_reveal:
+        if event.revealed is None:
+            raise IllegalActionError("name the cards turned over from the deck",
+                                     rule="end-of-game")
+        option = option.with_revealed(event.revealed)
+    if option.random_pick and not option.gain:
+        if event.picked is None:
+            _ask_random_pick(draft, s, event, sorted(draft.finale.table.banished))
+            return
+        option = replace(option, gain=(event.picked,))
+    try:
+        draft.finale = finale.resolve(draft.finale, option)
+    except finale.FinaleError as exc:
+        raise IllegalActionError(str(exc), rule="end-of-game") from exc
+    draft.note("end-of-game", player=s.player, card=option.ability)
+    draft.push(Step("finale", s.player))
+
+
+def _ask_random_pick(draft: Draft, s: Step, event: Resolve, pile: list[str]) -> None:
+    """A random banished card (Psychologist): chance in simulation, observed at a table."""
+    options = [replace(event, picked=card) for card in pile]
+    player = s.player if draft.hidden else None
+    draft.ask(player, Kind.RANDOM, "Draw a random banished card", options,
+              Step("finale-answer", s.player))
 
 
 def apollo_seat(players: Sequence[Player]) -> int | None:
@@ -85,9 +175,13 @@ def turns_left(state: GameState) -> dict[int, int]:
 def final_table(state: GameState) -> Table:
     """The table as scoring sees it: every hand must be fully identified.
 
+    Once the end-of-game abilities have begun, it is the table they left behind.
+
     :raises IllegalActionError: while a hand still holds cards nobody has seen (in a
         tracked game, players lay their hands out for the camera first).
     """
+    if state.finale is not None:
+        return state.finale.table
     for player in state.players:
         if player.hand.unknown:
             raise IllegalActionError(

@@ -155,6 +155,27 @@ class Block(Event):
     card: str
 
 
+@dataclass(frozen=True, slots=True)
+class RevealHand(Event):
+    """At the end, ``player`` laid their hand face up: these are all its cards."""
+
+    player: int
+    cards: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve(Event):
+    """Resolve an end-of-game ability with option ``index`` of the finale's decision.
+
+    ``revealed`` names the deck cards the ability turned over when the engine could not
+    know them (a tracked game); ``picked`` is the card a random pick produced.
+    """
+
+    index: int
+    revealed: tuple[str, ...] | None = None
+    picked: str | None = None
+
+
 # --- observations and corrections (tracking a physical game) ------------------------
 
 
@@ -270,7 +291,7 @@ def register(cls: type[Event]) -> type[Event]:
 
 
 for _cls in (Setup, Lead, Scout, GainFrom, DrawFromDeck, Place, Roll, Choose, Decline,
-             Block, *OBSERVATIONS):
+             Block, RevealHand, Resolve, *OBSERVATIONS):
     register(_cls)
 
 

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 from engine.automa_state import AutomaState
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, House, Location
 from engine.decisions import Decision
+from engine.finale import Finale
 from engine.steps import Step
 
 T = TypeVar("T")
@@ -127,6 +128,9 @@ class TurnContext:
 
     player: int
     deployed_to: Location | None = None
+    # Further locations deployed to by an ability (Orion, Modjob, Calliope): like
+    # deployed_to, no gain from them this turn (RULES §3 3a, read literally).
+    also_deployed_to: frozenset[Location] = frozenset()
     end_requested: bool = False  # "end your turn": skip the gain step
     trades_used: frozenset[str] = frozenset()  # once-per-turn trading abilities used
     kind: str = "normal"  # or "apollo-last" (counts), "out-of-order" (Loan Shark; does not)
@@ -156,6 +160,7 @@ class GameState:
     last_roll: str | None = None
     variants: frozenset[str] = frozenset()  # rule variants in use (see engine.setup)
     automa: AutomaState | None = None  # Au Toma's cards and priorities in a solo game
+    finale: Finale | None = None  # scoring step 1 in progress: end-of-game abilities
     changes: tuple[Change, ...] = ()  # what the last event visibly changed
 
     @property

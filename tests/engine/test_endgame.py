@@ -5,9 +5,10 @@ from __future__ import annotations
 from conftest import I, J, L, M, position
 
 from engine.board import House
-from engine.endgame import turns_left
-from engine.events import GainFrom, Lead, SetTokens
+from engine.endgame import final_table, turns_left
+from engine.events import GainFrom, Lead, Resolve, SetTokens
 from engine.game import Game
+from engine.scoring import score
 from engine.state import Phase
 
 HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn", "aja"], ["judge", "trigg", "holiday"],
@@ -61,8 +62,8 @@ def test_when_apollo_triggers_everyone_else_plays_once_more_then_apollo() -> Non
 
 
 def test_without_apollo_the_game_ends_when_turns_are_equal() -> None:
-    game = position(HANDS, STACKS, houses=[House.CERES, House.MARS, House.DIANA,
-                                           House.JUPITER][:4])
+    game = position(HANDS, STACKS, houses=[House.MINERVA, House.MARS, House.DIANA,
+                                           House.JUPITER])
     game.push(SetTokens(3, 6, 0, 7))
     for card in ("darrow", "nero", "judge"):
         lead_and_gain(game, card, I)
@@ -110,3 +111,51 @@ def test_the_trigger_is_checked_after_every_change() -> None:
     game.play(GainFrom(I))
     assert game.state.trigger is not None and game.state.trigger.conditions == (
         "helium", "influence")
+
+
+def finished_game(hands: list[list[str]], houses: list[House]) -> Game:
+    """Two seats; P1 triggers at once and P2's turn ends the game."""
+    game = position(hands, [["quietus"], ["morning-star", "the-pax"], ["helga"], ["lawyer"]],
+                    houses=houses)
+    game.push(SetTokens(0, 6, 0, 7))
+    lead_and_gain(game, hands[0][0], M)
+    lead_and_gain(game, hands[1][0], I)
+    return game
+
+
+def test_end_of_game_abilities_are_decisions_best_option_first() -> None:
+    game = finished_game([["darrow", "auctioneer"], ["nero", "lorn"]],
+                         [House.MARS, House.DIANA])
+    state = game.state
+    assert state.phase is Phase.FINALE
+    decision = state.pending
+    assert decision.player == 0 and "Auctioneer" in decision.prompt
+    assert decision.options[0] == Resolve(0)
+    game.play(decision.options[0])
+    assert game.state.phase is Phase.OVER
+    assert game.state.finale is not None and game.state.finale.log
+
+
+def test_ceres_banishes_from_hand_after_every_other_ability() -> None:
+    game = finished_game([["darrow", "eo", "sevro"], ["nero", "auctioneer"]],
+                         [House.CERES, House.DIANA])
+    assert "Auctioneer" in game.state.pending.prompt  # P2's ability comes first
+    game.play(game.state.pending.options[0])
+    assert "Ceres" in game.state.pending.prompt and game.state.pending.player == 0
+    game.play(game.state.pending.options[0])
+    assert game.state.phase is Phase.OVER
+    table = final_table(game.state)
+    assert len(table.seats[0].hand) == len(game.state.players[0].hand.known) - 1
+
+
+def test_scores_come_from_the_table_the_finale_left() -> None:
+    game = finished_game([["darrow", "auctioneer"], ["nero", "lorn"]],
+                         [House.MARS, House.DIANA])
+    before = game.state.players[0]
+    game.play(game.legal_actions()[0])
+    after = final_table(game.state).seats[0]
+    gained = (after.helium - before.helium) + (after.influence - before.influence) + (
+        after.fleet - before.fleet)
+    assert gained == 1  # the Auctioneer's one bonus
+    sheet = score(final_table(game.state))
+    assert sheet.players[0].helium == 3 * after.helium

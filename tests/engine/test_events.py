@@ -21,7 +21,9 @@ from engine.events import (
     Identify,
     Lead,
     Place,
+    Resolve,
     RevealCard,
+    RevealHand,
     Roll,
     Scout,
     SetHandCount,
@@ -41,6 +43,7 @@ SAMPLES = [
     Block("judge"), Identify(Location.LUNA, 2, "eo"), DrawUnknown(1, 2), SetHandCount(0, 3),
     SetLocation(Location.MARS, ("eo", None), (False, True), "deck"), SetTokens(0, 1, 2, 3),
     SetSovereign(None), SetSovereign(1), RevealCard(0, "eo"),
+    RevealHand(1, ("eo", "nero")), RevealHand(0), Resolve(2), Resolve(0, ("eo",), "nero"),
 ]
 
 

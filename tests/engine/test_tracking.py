@@ -6,6 +6,7 @@ import pytest
 from conftest import FixedDie, I, J, L, M
 
 from engine.board import House
+from engine.endgame import final_table
 from engine.errors import IllegalActionError
 from engine.events import (
     DrawFromDeck,
@@ -15,6 +16,7 @@ from engine.events import (
     Lead,
     Place,
     RevealCard,
+    RevealHand,
     Scout,
     SeatSpec,
     SetHandCount,
@@ -23,6 +25,7 @@ from engine.events import (
     SetTokens,
 )
 from engine.game import Game
+from engine.scoring import score
 from engine.setup import tracked_game
 
 LOCATIONS = [["darrow", "sevro"], ["eo", "nero"], ["lorn", "aja"], ["judge", "trigg"]]
@@ -153,3 +156,22 @@ def test_cannot_gain_from_an_empty_location_while_tracking() -> None:
     game.play(Lead("quietus", M))
     with pytest.raises(IllegalActionError, match="no cards"):
         game.play(GainFrom(I))
+
+
+def test_at_the_end_hands_are_laid_out_then_scored() -> None:
+    game = tracked()
+    game.push(SetTokens(0, 6, 0, 7))
+    game.play(Lead("quietus", L))
+    game.play(GainFrom(M))  # Ann reaches 7 Helium with Fleet 7: the end is triggered
+    game.play(Lead("invictus", J))
+    game.play(GainFrom(I))  # Bo's turn: everyone has played equally, no Apollo
+    pending = game.state.pending
+    assert pending.kind.value == "confirm" and pending.player == 0
+    with pytest.raises(IllegalActionError, match="holds 5 cards, not 2"):
+        game.play(RevealHand(0, ("orion", "nero")))
+    game.play(RevealHand(0, ("nero", "virga", "pelus", "orion", "morning-star")))
+    game.play(RevealHand(1, ("trigg", "helga", "stained", "sefi", "ragnar")))
+    state = game.state
+    assert state.phase.value == "over"  # no end-of-game abilities in these hands
+    sheet = score(final_table(state))
+    assert [p.name for p in sheet.players] == ["Ann", "Bo"] and sheet.winners
