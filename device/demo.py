@@ -11,8 +11,10 @@ little and deals a new one. :func:`layout_of` gives the synthetic camera its tab
 from __future__ import annotations
 
 import logging
+import os
 import random
 import threading
+from pathlib import Path
 from typing import Any
 
 from device.controls import DRAW
@@ -34,8 +36,23 @@ def demo_setup(player: str, rng: random.Random, level: int = 2) -> Setup:
         from engine.automa import new_solo_game
     except ImportError:
         return new_game([player, OPPONENT], rng)
-    setup: Setup = new_solo_game(player, rng, level=level)
+    setup: Setup = new_solo_game(player, rng, level=level, deck=automa_deck())
     return setup
+
+
+def automa_deck() -> Any:
+    """Au Toma's corrected deck from ``$COMPANION_AUTOMA_DECK``, or None for the default."""
+    from engine.automa import DECK_ENV
+    from engine.automa_state import parse_deck
+
+    path = os.environ.get(DECK_ENV)
+    if not path:
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"{DECK_ENV}={path}: cannot read: {exc.strerror}") from exc
+    return parse_deck(text, path)
 
 
 def layout_of(state: GameState) -> dict[str, list[str | None]]:

@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Sequence
 
 from device.service import Update
+from engine.board import Location
+from engine.cards import CARDS
 from engine.decisions import Kind
 from engine.endgame import turns_left
 from engine.events import Face, Roll
@@ -108,6 +110,7 @@ def sentences(update: Update, previous: GameState | None) -> list[str]:
         return [update.message.split(":", 1)[-1].strip()] if update.source == "button" else []
     state = update.state
     out = _rolls(update)
+    out += _automa_moves(update)
     out += _end_game(state, previous)
     pending = state.pending
     if pending is not None and pending.kind is Kind.CONFIRM and pending.player is not None \
@@ -128,6 +131,37 @@ def _rolls(update: Update) -> list[str]:
             name = players[who].name if who is not None else "The die"
             out.append(f"{name} rolled {FACE_WORDS[event.face.value]}.")
     return out
+
+
+def _automa_moves(update: Update) -> list[str]:
+    """Au Toma's turn as it ran by itself (simulated games): her deploy and her gain."""
+    if update.kind != "event":
+        return []
+    state = update.state
+    seats = {i for i, p in enumerate(state.players) if p.automa}
+    out: list[str] = []
+    her_turn = False
+    for change in state.changes:
+        if change.kind == "turn":
+            her_turn = change.player in seats
+        elif her_turn and change.kind == "place" and change.card and change.target:
+            out.append(f"Au Toma deploys {_card(change.card)} to {_place(change.target)}.")
+        elif change.player in seats and change.kind == "gain" and change.card:
+            where = f" from {_place(change.source)}" if change.source else ""
+            out.append(f"Au Toma gains {_card(change.card)}{where}.")
+    return out
+
+
+def _card(card_id: str) -> str:
+    card = CARDS.get(card_id)
+    return card.name if card else card_id
+
+
+def _place(value: str | None) -> str:
+    try:
+        return Location(str(value)).label
+    except ValueError:
+        return str(value)
 
 
 def _end_game(state: GameState, previous: GameState | None) -> list[str]:
