@@ -31,7 +31,7 @@ from engine.board import Bonus, House, Location
 from engine.draft import Draft
 from engine.events import Block, SeatSpec, SetSovereign, SetTokens, Setup
 from engine.game import Game
-from engine.state import GameState, Slot
+from engine.state import GameState, Slot, evolve
 from engine.steps import STEPS, Step
 
 J, M, L, I = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE  # noqa: E741
@@ -399,3 +399,25 @@ def test_priorities_from_letters_or_a_list() -> None:
 def test_bad_priorities_are_refused(value: object, message: str) -> None:
     with pytest.raises(AutomaInputError, match=message):
         parse_priorities(value)  # type: ignore[arg-type]
+
+
+def test_with_the_deck_empty_she_skips_deploy_and_banish() -> None:
+    # RULES §13.11: a step she cannot do is skipped; her gain still happens.
+    where = Situation(PRIORITIES, (2, 0, 3, 1), deck_count=0)
+    done = outcome(where, default_deck()[2])  # card 3: deploy A, gain A, banish
+    assert (done.deploy, done.gain, done.banish) == (None, J, False)  # Mars empty: left
+    empty = evolve(scenario(3), deck=(), deck_count=0)
+    after = run_card(empty)
+    assert [len(s) for s in after.locations] == [1, 0, 3, 1]
+    assert after.banished == () and after.players[HER].hand.known[-1] == "virga"
+
+
+def test_with_every_location_empty_she_gains_nothing() -> None:
+    where = Situation(PRIORITIES, (0, 0, 0, 0), deck_count=0)
+    done = outcome(where, default_deck()[0])
+    assert (done.deploy, done.gain, done.bonus) == (None, None, ())
+    state = evolve(Game(solo(stacks=((), (), (), ()), cards=(1,))).state, deck=(),
+                   deck_count=0)
+    after = run_card(state)
+    assert after.players[HER].hand.known == ("dancer", "harmony")
+    assert after.automa is not None and after.automa.discards == (1,)
