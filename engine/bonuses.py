@@ -156,6 +156,9 @@ class Clause:
     all_colors: bool = False  # it reads every caste (Mustang, 4D Painter)
     letters: bool = False  # reads the first letters of names (Codebreaker)
     penalty: bool = False  # printed as lost points (Artisan Chef ignores these on Golds)
+    # It only gives back points other clauses lose (Artisan Chef), so what it reads can
+    # raise it but never the hand's total: nothing it reads is worth choosing for it.
+    offsets: bool = False
 
     @property
     def reads_colors(self) -> bool:
@@ -1064,7 +1067,7 @@ def _chef_reads() -> None:
     names = frozenset().union(*(cl.names_up | cl.names_down for cl in read))
     colors = frozenset().union(*(cl.colors_up | cl.colors_down for cl in read))
     chef = _REGISTRY["artisan-chef"]
-    chef[1] = replace(chef[1], names_down=names, colors_down=colors)
+    chef[1] = replace(chef[1], names_down=names, colors_down=colors, offsets=True)
 
 
 _chef_reads()
