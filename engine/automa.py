@@ -503,18 +503,22 @@ _TOKEN_TEXT = {
 
 
 def deploy_text(name: str, location: Location) -> str:
+    """The deploy instruction."""
     return f"{name}: put the top card of the deck on {location.label}"
 
 
 def gain_text(name: str, location: Location) -> str:
+    """The gain instruction."""
     return f"{name}: take the top card of {location.label}, face down on top of her hand"
 
 
 def token_text(name: str, bonus: Bonus) -> str:
+    """The instruction for one bonus token (or a step on the Fleet Track)."""
     return f"{name}: {_TOKEN_TEXT[bonus]}"
 
 
 def banish_text(name: str) -> str:
+    """The banish instruction."""
     return f"{name}: banish the top card of the deck"
 
 
