@@ -1,0 +1,86 @@
+"""`companion doctor`: on this machine (no camera, no GPIO) it says so, with fixes."""
+
+from __future__ import annotations
+
+import glob
+import socket
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+from device.config import load
+from device.doctor import FAIL, OK, WARN, check_disk, check_model, check_port, check_voice
+
+
+@pytest.fixture
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No user settings; the journal in a temporary state folder."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    return tmp_path
+
+
+def test_doctor_here_says_there_is_no_camera_and_no_gpio(
+        isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if glob.glob("/dev/gpiochip*") or glob.glob("/dev/video*"):
+        pytest.skip("this machine has a camera device or GPIO")
+    try:
+        import picamera2  # noqa: F401
+        pytest.skip("picamera2 is installed here")
+    except ImportError:
+        pass
+    free = _free_port()
+    settings = isolated / "s.toml"
+    settings.write_text(f"[web]\nport = {free}\n")
+    status = main(["doctor", "--config", str(settings)])
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    camera = next(i for i, line in enumerate(lines) if line.split()[1:2] == ["camera"])
+    gpio = next(i for i, line in enumerate(lines) if line.split()[1:2] == ["gpio"])
+    assert lines[camera].split()[0] == FAIL and "no camera" in lines[camera]
+    assert "fix:" in lines[camera + 1] and "python3-picamera2" in lines[camera + 1]
+    assert lines[gpio].split()[0] == FAIL and "no GPIO" in lines[gpio]
+    assert "fix:" in lines[gpio + 1]
+    assert "port" in out and f"port {free}" in out
+    assert "not ready for `companion run`: camera, gpio" in out
+    assert status == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_taken_port_fails_with_the_way_to_find_who_holds_it(isolated: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("0.0.0.0", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        found = check_port(load(system=None, user=None).replace("web", port=port))
+    assert found.status == FAIL and f"port {port}" in found.detail
+    assert "ss -ltnp" in found.fix
+
+
+def test_a_missing_model_and_voice_program_are_named(isolated: Path) -> None:
+    cfg = load(system=None, user=None)
+    model = check_model(cfg.replace("vision", model=str(isolated / "none.onnx")))
+    assert model.status == FAIL and "none.onnx" in model.detail
+    voice = check_voice(cfg.replace("voice", command=["no-such-speaker-xyz"]))
+    assert voice.status == WARN and "apt install" in voice.fix
+
+
+def test_a_damaged_journal_fails_the_disk_check(
+        isolated: Path) -> None:
+    cfg = load(system=None, user=None)
+    good = check_disk(cfg)
+    assert good.status == OK and "MB free" in good.detail
+    broken = isolated / "broken.sqlite3"
+    broken.write_bytes(b"not a database at all" * 100)
+    found = check_disk(cfg.replace("journal", path=str(broken)))
+    assert found.status == FAIL and "move the file aside" in found.fix
+    fine = isolated / "fine.sqlite3"
+    sqlite3.connect(fine).close()
+    assert check_disk(cfg.replace("journal", path=str(fine))).status == OK
