@@ -1,0 +1,81 @@
+"""Helpers for the web tests: exact games, a real Service, the app, a client with the PIN."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from device.service import Service
+from engine.board import House
+from engine.events import SeatSpec
+from engine.game import Game
+from engine.setup import tracked_game
+from web import create_app
+
+PIN = "2468"
+TRACKED_LOCATIONS = (("darrow", "sevro"), ("mustang", "cassius"), ("lorn", "tactus"),
+                     ("victra", "ragnar"))
+
+
+class FakeClock:
+    """A clock the test moves by hand (for the PIN rate limiter)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Rolls(random.Random):
+    """A die that shows the given faces in turn (then Helium), for exact positions."""
+
+    def __init__(self, *faces: str) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        wanted = self.faces.pop(0) if self.faces else "helium"
+        return next(o for o in seq if getattr(o, "face", None) == wanted)
+
+
+def tracked_setup() -> Any:
+    """A physical game being tracked: hands and deck unseen, eight cards on the table."""
+    seats = (SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.CERES),
+             SeatSpec("Cy", House.DIANA))
+    return tracked_game(seats, TRACKED_LOCATIONS, first=0)
+
+
+def make_service(game: Game) -> Iterator[Service]:
+    service = Service(game, rng=game.rng)
+    service.start()
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+def make_app(service: Service, clock: FakeClock | None = None, **config: Any) -> Flask:
+    settings = {"TESTING": True, "TABLE_PIN": PIN, "SECRET_KEY": "test-secret",
+                "CLOCK": clock, "SSE_KEEPALIVE": 0.05, **config}
+    return create_app(settings, service=service)
+
+
+class Table:
+    """A client that entered the PIN: posts JSON with the CSRF header."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        reply = client.post("/api/login", json={"pin": PIN})
+        assert reply.status_code == 200, reply.json
+        self.csrf = reply.json["csrf"]
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.client.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+
+    def state(self) -> dict[str, Any]:
+        return self.client.get("/api/state").json

@@ -1,0 +1,219 @@
+"""The JSON API: the state and the card list for anyone, controls for the table.
+
+Controls (answer a decision, undo, corrections) need the table PIN and a CSRF token
+(:mod:`web.auth`). Bodies are validated before anything is sent to the engine
+(:mod:`web.validate`); the engine then checks the rules. Every refusal is a 4xx with
+``{"error": message}`` and leaves the game as it was. A body may carry ``seq``, the
+document the page showed: if the game has changed since, the request is refused (409)
+instead of acting on a game the player did not see.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, request
+
+from device import service as device_service
+from device.service import Command, Play, Service, Undo, Update
+from engine.events import Event
+from web import validate, view
+from web.auth import require_table
+from web.errors import BadInput, Conflict, Rejected, Unavailable
+from web.validate import Body
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+OPENAPI = Path(__file__).with_name("openapi.yaml")
+
+
+def service() -> Service:
+    return current_app.extensions["companion"]
+
+
+def document(update: Update) -> Response:
+    """The update's document as the response body."""
+    data = current_app.extensions["companion_web"].documents.json(update)
+    return Response(data, mimetype="application/json")
+
+
+@bp.get("/state")
+def state() -> Response:
+    """The current document (the same one the event stream sends)."""
+    return document(service().snapshot())
+
+
+@bp.get("/cards")
+def cards() -> Response:
+    """Every card, for the searchable picker."""
+    data = current_app.extensions["companion_web"].cards_json
+    return Response(data, mimetype="application/json")
+
+
+@bp.get("/openapi.yaml")
+def openapi() -> Response:
+    """This API's description."""
+    return Response(OPENAPI.read_bytes(), mimetype="application/yaml")
+
+
+# --- controls ------------------------------------------------------------------------
+
+
+@bp.post("/answer")
+@require_table
+def answer() -> Response:
+    """Answer the pending decision with one of its options (by index)."""
+    body = _body()
+    index = body.int("index", 0, 10_000)
+    seq = body.int("seq", 0, 2**53)
+    card = body.card(optional=True)
+    body.done()
+    with _command_lock():
+        _check_fresh(seq)
+        pending = service().snapshot().state.pending
+        if pending is None:
+            raise Conflict("nothing is being asked right now")
+        assert index is not None
+        if index >= len(pending.options):
+            raise Rejected(f"option {index} does not exist: there are {len(pending.options)}")
+        return _play(validate.fill(pending.options[index], card))
+
+
+@bp.post("/undo")
+@require_table
+def undo() -> Response:
+    """Take back the last event (with the die rolls it caused)."""
+    body = _body()
+    seq = body.int("seq", 0, 2**53, optional=True)
+    body.done()
+    with _command_lock():
+        _check_fresh(seq)
+        game = service().game
+        if len(game.log) <= 1:
+            raise Conflict("nothing to undo: only the setup is left")
+        return document(_call(Undo(source="web")))
+
+
+@bp.post("/press")
+@require_table
+def press() -> Response:
+    """Press one of the table's buttons (DIE, AUTOMA, NEXT, UNDO) from the page."""
+    body = _body()
+    buttons = table_buttons()
+    button = body.choice("button", buttons, default="")
+    body.done()
+    press_command = getattr(device_service, "Press", None)
+    if not button or press_command is None:
+        raise BadInput(f"'button' must be one of {', '.join(buttons) or 'nothing here'}")
+    with _command_lock():
+        return document(_call(press_command(button, source="web")))
+
+
+def table_buttons() -> tuple[str, ...]:
+    """The buttons the service understands (none when it predates them)."""
+    try:
+        from device.controls import BUTTONS
+    except ImportError:
+        return ()
+    return tuple(BUTTONS) if hasattr(device_service, "Press") else ()
+
+
+def _correction(build: Callable[[Body], Event]) -> Response:
+    body = _body()
+    seq = body.int("seq", 0, 2**53, optional=True)
+    event = build(body)
+    body.done()
+    with _command_lock():
+        _check_fresh(seq)
+        return _play(event)
+
+
+@bp.post("/corrections/location")
+@require_table
+def set_location() -> Response:
+    """Set a location's cards, oldest first."""
+    return _correction(validate.set_location)
+
+
+@bp.post("/corrections/tokens")
+@require_table
+def set_tokens() -> Response:
+    """Set a player's Helium, Influence placed and Fleet position."""
+    return _correction(validate.set_tokens)
+
+
+@bp.post("/corrections/sovereign")
+@require_table
+def set_sovereign() -> Response:
+    """Give the Sovereign token to a player (or to nobody)."""
+    return _correction(validate.set_sovereign)
+
+
+@bp.post("/corrections/hand")
+@require_table
+def set_hand_count() -> Response:
+    """Set how many cards a player holds."""
+    return _correction(validate.set_hand_count)
+
+
+@bp.post("/corrections/identify")
+@require_table
+def identify() -> Response:
+    """Name an unidentified card on a location."""
+    return _correction(validate.identify)
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _body() -> Body:
+    if not request.is_json:
+        raise BadInput("send the body as JSON (Content-Type: application/json)")
+    return Body(request.get_json(silent=True))
+
+
+def _command_lock() -> threading.Lock:
+    lock: threading.Lock = current_app.extensions["companion_web"].command_lock
+    return lock
+
+
+def _check_fresh(seq: int | None) -> None:
+    """Refuse a request made against a game state that has since changed.
+
+    Device notices (camera lost…) advance the sequence without changing the game, so
+    the test is whether the game state of update ``seq`` is still the current one.
+    """
+    if seq is None:
+        return
+    current = service().snapshot()
+    if seq > current.seq:
+        raise BadInput(f"'seq' {seq} is ahead of the game ({current.seq})")
+    if seq == current.seq:
+        return
+    seen = next((u for u in service().history() if u.seq == seq), None)
+    if seen is None or seen.state is not current.state:
+        raise Conflict(f"the game has changed since update {seq} (now {current.seq}): "
+                       "look again and retry")
+
+
+def _play(event: Event) -> Response:
+    return document(_call(Play(event, source="web")))
+
+
+def _call(command: Command) -> Update:
+    timeout = float(current_app.config["ENGINE_TIMEOUT"])
+    try:
+        return service().call(command, timeout)
+    except ValueError as exc:  # the engine's rule errors (IllegalActionError and kin)
+        raise Rejected(str(exc)) from exc
+    except FutureTimeout as exc:
+        raise Unavailable("the engine did not answer in time; try again") from exc
+
+
+def cards_payload() -> dict[str, object]:
+    """The card list served by ``GET /api/cards``."""
+    from engine.cards import ALL_IDS
+
+    return {"cards": [view.card_view(cid) for cid in ALL_IDS]}

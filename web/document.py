@@ -1,0 +1,77 @@
+"""The JSON document the page renders: one per service update, built once, then shared.
+
+A document is the view of the update's state (:func:`web.view.game_view`), the tail
+of the event log that led to it, and the update's own facts (sequence number, kind,
+device message). Twenty phones receiving one update cost one build.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from device.service import Service, Update
+from engine.events import Event
+from engine.game import Game
+from engine.state import GameState
+from web import view
+
+QUIET_KINDS = frozenset({"start", "event", "undo", "new-game"})  # not shown as a notice
+
+
+class Documents:
+    """Builds and caches the JSON document of recent updates, by sequence number."""
+
+    KEEP = 32
+
+    def __init__(self, service: Service, *, boot: str = "",
+                 log_limit: int = view.LOG_LIMIT) -> None:
+        self.service = service
+        self.boot = boot  # changes when the companion restarts (sequence numbers restart)
+        self.log_limit = log_limit
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[int, bytes] = OrderedDict()
+
+    def json(self, update: Update) -> bytes:
+        """The update's document as compact JSON (UTF-8)."""
+        with self._lock:
+            cached = self._cache.get(update.seq)
+            if cached is None:
+                cached = json.dumps(self.build(update), separators=(",", ":")).encode()
+                self._cache[update.seq] = cached
+                while len(self._cache) > self.KEEP:
+                    self._cache.popitem(last=False)
+            return cached
+
+    def build(self, update: Update) -> dict[str, Any]:
+        """The document as a dict."""
+        events, states, start = history(self.service.game, update.state, self.log_limit)
+        doc: dict[str, Any] = {
+            "boot": self.boot,
+            "seq": update.seq,
+            "kind": update.kind,
+            "source": update.source,
+            "notice": None if update.kind in QUIET_KINDS else update.message or update.kind,
+        }
+        doc.update(view.game_view(update.state))
+        doc["log"] = view.log_view(events, states, limit=self.log_limit, start=start)
+        doc["can_undo"] = start + len(events) > 1  # the setup itself is never undone here
+        return doc
+
+
+def history(game: Game, state: GameState, limit: int
+            ) -> tuple[list[Event], list[GameState], int]:
+    """The last ``limit`` events up to ``state``, the states around them, the first index.
+
+    The engine thread may be appending while this reads, so the log is cut at the
+    position of ``state`` itself (found by identity), never at the current end.
+    """
+    states = list(game.states)  # states first: the engine appends to the log first
+    events = list(game.log)
+    end = next((k for k in range(len(states) - 1, -1, -1) if states[k] is state), None)
+    if end is None or end > len(events):
+        end = min(len(events), len(states) - 1)
+    start = max(0, end - limit)
+    return events[start:end], states[start:end + 1], start

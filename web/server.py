@@ -1,0 +1,82 @@
+"""Serving the app with waitress, a production WSGI server (never Flask's debug server).
+
+Each open event stream holds one waitress thread for as long as the page is open, so
+the pool must be larger than the stream cap (``SSE_MAX_CLIENTS``) plus a few threads
+for ordinary requests.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from flask import Flask
+from waitress import wasyncore
+from waitress.server import create_server
+
+SPARE_THREADS = 8  # for page loads and API calls while every stream slot is taken
+
+
+def threads_for(app: Flask) -> int:
+    """Enough threads for every allowed event stream plus ordinary requests."""
+    return int(app.config["SSE_MAX_CLIENTS"]) + SPARE_THREADS
+
+
+def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080,
+          threads: int | None = None) -> None:
+    """Serve until interrupted (Ctrl-C, SIGTERM via the caller), then end the streams."""
+    server = Server(app, host, port, threads)
+    try:
+        server.run()
+    finally:
+        server.stop()
+
+
+class Server:
+    """A waitress server for ``app``; ``start()`` runs it on a thread (tests, benchmarks)."""
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
+                 threads: int | None = None) -> None:
+        self.app = app
+        count = threads_for(app) if threads is None else threads
+        self._server = create_server(app, host=host, port=port, threads=count,
+                                     ident="companion")
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The address the server listens on, e.g. ``http://127.0.0.1:43121``."""
+        host = self._server.effective_host  # type: ignore[union-attr]
+        port = self._server.effective_port  # type: ignore[union-attr]
+        return f"http://{host}:{port}"
+
+    def run(self) -> None:
+        """Serve on this thread until :meth:`stop` (or Ctrl-C)."""
+        server = self._server
+        try:
+            # waitress's own run(), minus its shutdown on Ctrl-C: stop() must end the
+            # event streams before it waits for the worker threads.
+            server.asyncore.loop(timeout=server.adj.asyncore_loop_timeout,  # type: ignore
+                                 map=server._map, use_poll=server.adj.asyncore_use_poll)
+        except (SystemExit, KeyboardInterrupt):
+            return
+
+    def start(self) -> Server:
+        """Serve on a background thread."""
+        self._thread = threading.Thread(target=self.run, name="waitress", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """End the event streams, close every connection, stop the worker threads."""
+        self.app.extensions["companion_web"].streams.shutdown()
+        self._server.task_dispatcher.shutdown()  # type: ignore[union-attr]
+        wasyncore.close_all(self._server._map)  # type: ignore[union-attr]  # the loop ends
+        if self._thread is not None:
+            self._thread.join(5)
+            self._thread = None
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,438 @@
+// The table page: renders each document the server pushes (Server-Sent Events) and
+// sends the table's controls to the JSON API. No build step, no framework: every string
+// from the server goes into the page as text, never as HTML.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const LOCATION_NAMES = { jupiter: "Jupiter", mars: "Mars", luna: "Luna", institute: "The Institute" };
+  const BONUS = { fleet: "+Fleet", helium: "+Helium", sovereign: "+Sovereign", influence: "+Influence" };
+
+  let doc = null; // the document on screen
+  let csrf = null; // set while this phone holds the table PIN
+  let buttons = []; // the table's buttons, when the companion has them
+  let catalogue = null; // the card list, fetched on first use
+  let editing = null; // {location, cards: [{id, name, caste, face_down, index}]}
+  const tokenEdits = {}; // player index -> {helium, influence, fleet, hand}
+  let toastTimer = 0;
+  let noticeTimer = 0;
+
+  // --- DOM helpers -----------------------------------------------------------------
+  function h(tag, props, ...kids) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") el.className = value;
+      else if (key === "text") el.textContent = value;
+      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+      else el.setAttribute(key, value === true ? "" : value);
+    }
+    for (const kid of kids.flat()) {
+      if (kid !== null && kid !== undefined && kid !== false) {
+        el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+      }
+    }
+    return el;
+  }
+  const fill = (el, ...kids) => { el.replaceChildren(...kids.flat().filter((k) => k)); };
+  const casteLabel = (c) => [h("span", { class: `swatch sw-${c.caste}`, "aria-hidden": "true" }), c.caste_name];
+
+  function toast(text) {
+    const el = $("toast");
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+  }
+
+  // --- the live feed -----------------------------------------------------------------
+  function connect() {
+    const source = new EventSource("/events");
+    source.addEventListener("update", (e) => render(JSON.parse(e.data)));
+    source.onopen = () => setLive(true);
+    source.onerror = () => {
+      setLive(false);
+      // The browser retries by itself (sending Last-Event-ID) unless the server refused
+      // the stream outright (too many pages open): then try again a little later.
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
+    };
+  }
+
+  function setLive(on) {
+    const el = $("live");
+    el.textContent = on ? "live" : "offline";
+    el.className = `live ${on ? "on" : "off"}`;
+  }
+
+  function render(d) {
+    if (doc && d.boot === doc.boot && d.seq < doc.seq) return; // an older reply arriving late
+    const rolled = Boolean(doc && doc.seq !== d.seq && d.log.length &&
+      d.log[0].text.startsWith("The die shows"));
+    doc = d;
+    renderHeader(d, rolled);
+    renderNotice(d);
+    renderDecision(d);
+    renderLocations(d);
+    renderPlayers(d);
+    renderEndgame(d);
+    renderAutoma(d);
+    renderScorepad(d);
+    renderLog(d);
+    renderControls(d);
+  }
+
+  // --- read-only parts -----------------------------------------------------------------
+  function renderHeader(d, rolled) {
+    const t = d.turn;
+    $("turn").textContent = t ? `Turn ${t.number} · ${t.name}` : phaseText(d.phase);
+    const roll = $("roll");
+    roll.textContent = d.last_roll ? `Die: ${d.last_roll.label}` : "No roll yet";
+    roll.dataset.face = d.last_roll ? d.last_roll.face : "";
+    if (rolled) {
+      roll.classList.add("roll-new");
+      setTimeout(() => roll.classList.remove("roll-new"), 2500);
+    }
+    $("deck").textContent = `Deck ${d.deck_count}`;
+  }
+
+  function phaseText(phase) {
+    return { setup: "No game yet", finale: "End-of-game abilities", over: "Game over" }[phase] || "";
+  }
+
+  function renderNotice(d) {
+    if (!d.notice) return;
+    const el = $("notice");
+    el.textContent = d.notice;
+    el.hidden = false;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => { el.hidden = true; }, 10000);
+  }
+
+  function renderLocations(d) {
+    fill($("locations"), d.locations.map((loc) => h("article", { class: "location", "data-location": loc.id },
+      h("h3", {}, loc.name, h("span", { class: "bonus", text: BONUS[loc.bonus] })),
+      h("p", { class: "depth", text: loc.depth === 1 ? "1 card" : `${loc.depth} cards` }),
+      loc.top ? cardBox(loc.top) : h("p", { class: "empty", text: "No cards" }),
+      loc.covered.length ? h("ul", { class: "covered", "aria-label": "Covered cards, oldest first" },
+        loc.covered.map((c) => h("li", { class: c.caste ? `caste-${c.caste}` : "" },
+          c.caste ? casteLabel(c) : null, c.caste ? " · " : null, c.name))) : null)));
+  }
+
+  function cardBox(c) {
+    if (!c.id) return h("div", { class: "card top-card" }, h("p", { class: "card-name", text: c.name }));
+    return h("div", { class: `card top-card caste-${c.caste}` },
+      h("p", { class: "card-name", text: c.name }),
+      h("p", { class: "card-meta" }, h("span", {}, casteLabel(c)),
+        h("span", { class: "core", "aria-label": `core value ${c.core}`, text: c.core })),
+      h("p", { class: "summary", text: c.summary }));
+  }
+
+  function renderPlayers(d) {
+    fill($("players"), d.players.map((p) => h("article", { class: `player${p.current ? " current" : ""}` },
+      h("div", { class: "player-head" },
+        h("span", {}, h("span", { class: "player-name", text: p.name }), " ", h("span", { class: "muted", text: p.house_name })),
+        h("span", {}, p.current ? h("span", { class: "badge", text: "Playing" }) : null, " ",
+          p.sovereign ? h("span", { class: "badge", text: "Sovereign" }) : null)),
+      h("div", { class: "stats" },
+        stat(p.helium, "Helium"), stat(p.influence, "Influence"),
+        stat(p.fleet, `Fleet · ${p.fleet_points} pts`), stat(p.hand, "in hand")))));
+  }
+
+  const stat = (value, label) => h("div", { class: "stat" }, h("b", { text: value }), h("span", { text: label }));
+
+  function renderEndgame(d) {
+    const e = d.endgame;
+    $("endgame-text").textContent = e.triggered && e.by && d.phase === "playing"
+      ? `${e.text} (triggered by ${e.by})` : e.text;
+    fill($("meter").tBodies[0], d.players.map((p) => h("tr", {},
+      h("th", { scope: "row", text: p.name }),
+      ["helium", "influence", "fleet"].map((k) => h("td", { class: p.conditions[k] ? "met" : "" },
+        p.conditions[k] ? `✓ ${p[k]}` : String(p[k]))))));
+  }
+
+  function renderAutoma(d) {
+    const a = d.automa;
+    $("automa").hidden = !a;
+    if (!a) return;
+    const rows = [["Step", a.step ?? "–"], ["Level", a.level ?? "–"], ["Parity", a.parity ?? "–"],
+      ["Helium", a.helium], ["Influence", a.influence], ["Fleet", `${a.fleet} (${a.fleet_points} pts)`],
+      ["Cards in hand", a.hand]];
+    fill($("automa-facts"), rows.map(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })]));
+  }
+
+  function renderScorepad(d) {
+    const s = d.scorepad;
+    $("scorepad").hidden = !s;
+    if (!s) return;
+    $("scorepad-message").textContent = s.available ? "" : s.message;
+    const table = $("scorepad-table");
+    if (!s.available) { table.replaceChildren(); $("winners").textContent = ""; return; }
+    fill(table,
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), s.players.map((n) => h("th", { scope: "col", text: n })))),
+      h("tbody", {}, s.rows.map((r) => h("tr", {}, h("th", { scope: "row", text: r.label }),
+        r.points.map((v) => h("td", { text: v })))),
+      h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }), s.totals.map((v) => h("td", { text: v })))));
+    const names = s.winners.join(" and ");
+    $("winners").textContent = `${s.winners.length > 1 ? "Winners" : "Winner"}: ${names}` +
+      (s.by_sovereign ? " (the Sovereign breaks the tie)" : "");
+  }
+
+  function renderLog(d) {
+    fill($("log"), d.log.map((e) => h("li", {}, h("span", { text: e.text }),
+      e.details.length ? h("p", { class: "details", text: e.details.join(" · ") }) : null)));
+  }
+
+  // --- the pending decision -------------------------------------------------------------
+  function renderDecision(d) {
+    const p = d.pending;
+    $("decision").hidden = !p;
+    if (!p) return;
+    $("decision-title").textContent = p.chance ? "Chance" : `${p.player_name} decides`;
+    $("decision-prompt").textContent = p.prompt;
+    const revealed = $("revealed");
+    revealed.hidden = !d.revealed.length;
+    revealed.textContent = `Turned over: ${d.revealed.join(", ")}`;
+    const groups = new Map();
+    const items = [];
+    for (const o of p.options) {
+      if (!o.group) { items.push(optionButton(o, o.label)); continue; }
+      if (!groups.has(o.group)) {
+        const row = h("div", { class: "option-row" });
+        groups.set(o.group, row);
+        items.push(h("div", { class: "option-group" }, h("p", { text: `Deploy ${o.group} to` }), row));
+      }
+      groups.get(o.group).append(optionButton(o, o.short || o.label));
+    }
+    fill($("decision-options"), items);
+    const notes = [];
+    if (p.hidden_options) notes.push(`${p.hidden_options} more option(s) name cards only ${p.player_name} can see: play them on the table.`);
+    if (!csrf) notes.push("Unlock with the table PIN to answer here.");
+    $("decision-note").textContent = notes.join(" ");
+  }
+
+  function optionButton(o, text) {
+    return h("button", { class: "btn", type: "button", disabled: !csrf, "aria-label": o.label,
+      "data-index": o.index, onclick: () => answer(o) }, text);
+  }
+
+  async function answer(o) {
+    const body = { index: o.index, seq: doc.seq };
+    if (o.names_card) {
+      const card = await pick(`${o.label}: which card?`, o.names_card === "optional");
+      if (card === undefined) return;
+      if (card !== null) body.card = card;
+    }
+    await post("/api/answer", body);
+  }
+
+  // --- controls --------------------------------------------------------------------------
+  function renderControls(d) {
+    $("lock").textContent = csrf ? "Lock" : "Unlock";
+    $("undo").disabled = !csrf || !d.can_undo;
+    $("corrections").hidden = !csrf || d.phase === "setup";
+    if (!csrf) return;
+    fill($("buttons"), buttons.map((b) => h("button", { class: "btn", type: "button",
+      onclick: () => post("/api/press", { button: b }) }, b.toUpperCase())));
+    fill($("edit-locations"), d.locations.map((loc) => h("button", { class: "btn", type: "button",
+      "aria-pressed": editing && editing.location === loc.id ? "true" : "false",
+      onclick: () => startEditing(loc.id) }, loc.name)));
+    renderStackEditor();
+    renderTokenEditor(d);
+    const select = $("sovereign-select");
+    fill(select, h("option", { value: "", text: "Nobody" }),
+      d.players.map((p) => h("option", { value: p.index, text: p.name, selected: d.sovereign === p.index })));
+    if (d.sovereign === null) select.value = "";
+  }
+
+  function startEditing(id) {
+    const loc = doc.locations.find((l) => l.id === id);
+    const stack = [...loc.covered, ...(loc.top ? [loc.top] : [])];
+    editing = { location: id, cards: stack.map((c, index) => ({ ...c, index })) };
+    renderControls(doc);
+    ensureCatalogue();
+  }
+
+  function renderStackEditor() {
+    $("stack-editor").hidden = !editing;
+    if (!editing) return;
+    const list = editing.cards;
+    fill($("stack-list"), list.map((c, i) => h("li", {}, h("div", { class: "stack-item" },
+      h("span", { class: "label" }, c.caste ? casteLabel(c) : null, c.caste ? " · " : null, c.name),
+      !c.id && !c.face_down && c.index !== undefined
+        ? h("button", { class: "btn", type: "button", onclick: () => identify(c) }, "Name it") : null,
+      i > 0 ? h("button", { class: "btn", type: "button", "aria-label": `Move ${c.name} down the stack`,
+        onclick: () => { [list[i - 1], list[i]] = [list[i], list[i - 1]]; renderStackEditor(); } }, "↑") : null,
+      h("button", { class: "btn", type: "button", "aria-label": `Take ${c.name} off`,
+        onclick: () => { list.splice(i, 1); renderStackEditor(); } }, "✕")))));
+  }
+
+  async function identify(c) {
+    const card = await pick(`Card ${c.index + 1} on ${LOCATION_NAMES[editing.location]} is…`, false);
+    if (!card) return;
+    const reply = await post("/api/corrections/identify", { location: editing.location, index: c.index, card });
+    if (reply) startEditing(editing.location);
+  }
+
+  async function saveStack() {
+    const body = { location: editing.location, cards: editing.cards.map((c) => c.id),
+      face_down: editing.cards.map((c) => Boolean(c.face_down)), removed_to: $("removed-to").value, seq: doc.seq };
+    if (await post("/api/corrections/location", body)) startEditing(editing.location);
+  }
+
+  function renderTokenEditor(d) {
+    fill($("token-editor"), d.players.map((p) => {
+      const v = tokenEdits[p.index] || { helium: p.helium, influence: p.influence, fleet: p.fleet, hand: p.hand };
+      const step = (key, label, max) => h("div", { class: "stepper" }, h("span", { text: label }),
+        h("button", { class: "btn", type: "button", "aria-label": `${p.name}: less ${label}`,
+          onclick: () => bump(p, v, key, -1, max) }, "−"),
+        h("output", { text: v[key] }),
+        h("button", { class: "btn", type: "button", "aria-label": `${p.name}: more ${label}`,
+          onclick: () => bump(p, v, key, 1, max) }, "+"));
+      return h("div", { class: "token-row", "data-player": p.index }, h("b", { text: p.name }),
+        step("helium", "Helium", 999), step("influence", "Influence", 10), step("fleet", "Fleet", 10),
+        step("hand", "Cards in hand", 112),
+        h("button", { class: "btn primary", type: "button", disabled: !tokenEdits[p.index],
+          onclick: () => saveTokens(p) }, `Save ${p.name}`));
+    }));
+  }
+
+  function bump(p, v, key, delta, max) {
+    const next = Math.min(max, Math.max(0, v[key] + delta));
+    tokenEdits[p.index] = { ...v, [key]: next };
+    renderTokenEditor(doc);
+  }
+
+  async function saveTokens(p) {
+    const v = tokenEdits[p.index];
+    const current = doc.players[p.index];
+    let ok = true;
+    if (v.helium !== current.helium || v.influence !== current.influence || v.fleet !== current.fleet) {
+      ok = Boolean(await post("/api/corrections/tokens",
+        { player: p.index, helium: v.helium, influence: v.influence, fleet: v.fleet }));
+    }
+    if (ok && v.hand !== current.hand) {
+      ok = Boolean(await post("/api/corrections/hand", { player: p.index, count: v.hand }));
+    }
+    if (ok) { delete tokenEdits[p.index]; renderTokenEditor(doc); }
+  }
+
+  // --- the card picker ---------------------------------------------------------------------
+  async function ensureCatalogue() {
+    if (!catalogue) {
+      const r = await fetch("/api/cards");
+      catalogue = (await r.json()).cards;
+    }
+    return catalogue;
+  }
+
+  function matches(query) {
+    const q = query.trim().toLowerCase();
+    if (!q) return [];
+    return catalogue.filter((c) => c.name.toLowerCase().includes(q) || c.caste.startsWith(q)).slice(0, 12);
+  }
+
+  function cardButton(c, onpick) {
+    return h("button", { class: "btn", type: "button", "data-card": c.id, onclick: () => onpick(c) },
+      h("b", { text: c.name }), " · ", casteLabel(c), ` · ${c.core}`);
+  }
+
+  function searchInto(input, results, onpick) {
+    input.addEventListener("input", () => fill(results, matches(input.value).map((c) => cardButton(c, onpick))));
+  }
+
+  let pickResolve = null;
+  async function pick(title, allowSkip) {
+    await ensureCatalogue();
+    $("picker-title").textContent = title;
+    $("picker-skip").hidden = !allowSkip;
+    $("picker-search").value = "";
+    $("picker-results").replaceChildren();
+    $("picker").showModal();
+    return new Promise((resolve) => { pickResolve = resolve; });
+  }
+
+  function closePicker(value) {
+    $("picker").close();
+    if (pickResolve) pickResolve(value);
+    pickResolve = null;
+  }
+
+  // --- talking to the API ------------------------------------------------------------------
+  async function post(path, body) {
+    let reply;
+    try {
+      reply = await fetch(path, { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf || "" }, body: JSON.stringify(body) });
+    } catch (err) {
+      toast("The companion did not answer; check the Wi-Fi.");
+      return null;
+    }
+    const data = await reply.json().catch(() => null);
+    if (reply.ok) {
+      if (data && data.seq !== undefined) render(data);
+      return data || {};
+    }
+    if (reply.status === 401) { csrf = null; if (doc) render(doc); }
+    toast((data && data.error) || `The companion refused (${reply.status}).`);
+    return null;
+  }
+
+  async function loadSession() {
+    const r = await fetch("/api/session", { credentials: "same-origin" });
+    const s = await r.json();
+    csrf = s.csrf;
+    buttons = s.buttons || [];
+    if (doc) render(doc);
+  }
+
+  async function login(event) {
+    event.preventDefault();
+    const r = await fetch("/api/login", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pin: $("pin").value }) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { $("pin-error").textContent = data.error || "Refused"; return; }
+    $("pin").value = "";
+    $("pin-error").textContent = "";
+    $("pin-dialog").close();
+    await loadSession();
+  }
+
+  async function logout() {
+    await post("/api/logout", {});
+    csrf = null;
+    editing = null;
+    if (doc) render(doc);
+  }
+
+  function wire() {
+    $("lock").addEventListener("click", () => (csrf ? logout() : $("pin-dialog").showModal()));
+    $("logout").addEventListener("click", logout);
+    $("pin-form").addEventListener("submit", login);
+    $("pin-cancel").addEventListener("click", () => $("pin-dialog").close());
+    $("undo").addEventListener("click", () => post("/api/undo", { seq: doc.seq }));
+    $("save-stack").addEventListener("click", saveStack);
+    $("add-unknown").addEventListener("click", () => {
+      editing.cards.push({ id: null, name: "Unidentified card", face_down: false });
+      renderStackEditor();
+    });
+    $("save-sovereign").addEventListener("click", () => {
+      const value = $("sovereign-select").value;
+      post("/api/corrections/sovereign", { player: value === "" ? null : Number(value) });
+    });
+    searchInto($("card-search"), $("card-results"), (c) => {
+      if (editing.cards.some((e) => e.id === c.id)) { toast(`${c.name} is already there.`); return; }
+      editing.cards.push({ ...c, face_down: false });
+      $("card-search").value = "";
+      $("card-results").replaceChildren();
+      renderStackEditor();
+    });
+    searchInto($("picker-search"), $("picker-results"), (c) => closePicker(c.id));
+    $("picker-cancel").addEventListener("click", () => closePicker(undefined));
+    $("picker-skip").addEventListener("click", () => closePicker(null));
+    $("picker").addEventListener("cancel", () => closePicker(undefined));
+  }
+
+  wire();
+  loadSession();
+  connect();
+})();
