@@ -33,7 +33,7 @@ from itertools import combinations
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, Bonus, House, Location
 from engine.cards import CARDS, Color
 from engine.rulings import Rulings
-from engine.scoring import score
+from engine.scoring import seat_total
 from engine.table import Seat, Table
 
 CERES = "ceres"  # the ability key of House Ceres' end-of-game banish
@@ -450,7 +450,7 @@ def _value(f: Finale, option: Option, rulings: Rulings | None) -> float:
 
 
 def _total(table: Table, seat: int, rulings: Rulings | None) -> int:
-    return score(table, rulings, notes=False).players[seat].total
+    return seat_total(table, seat, rulings)
 
 
 def _mean_over(table: Table, option: Option, outcomes: list[Option],

@@ -29,7 +29,7 @@ from itertools import combinations, combinations_with_replacement
 from types import MappingProxyType
 
 from engine.board import Location
-from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, Hand, initial, tally
+from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, Hand, initial
 from engine.cards import CARDS, Color
 from engine.rulings import Rulings, describe
 from engine.table import Choice, Seat, Table
@@ -348,16 +348,15 @@ Plan = Sequence[tuple[Clause, int]]
 
 
 class _Trials:
-    """Trial assignments scored by difference: only clauses reading what changed are rerun.
+    """One hand whose free Oranges' names and Grays' castes are tried in place.
 
-    Holds the current names and castes (with their tallies) and every clause's points
-    under them; a trial that renames Oranges or recolors Grays re-evaluates only the
-    clauses indexed under the castes and names involved.
+    A trial sets names/castes on the hand, is scored by difference (only clauses that
+    read a changed name or caste are rerun against their current points), and is undone.
     """
 
     def __init__(self, ids: tuple[str, ...], names: list[str], colors: list[frozenset[Color]],
                  facts: Facts, rulings: Rulings, plan: Plan) -> None:
-        self.ids, self.facts, self.rulings, self.plan = ids, facts, rulings, plan
+        self.ids, self.plan = ids, plan
         self.by_color: dict[Color, list[int]] = {}
         self.by_name: dict[str, list[int]] = {}
         for p, (cl, _) in enumerate(plan):
@@ -367,48 +366,43 @@ class _Trials:
                 self.by_name.setdefault(n, []).append(p)
         self.all_colors = [p for p, (cl, _) in enumerate(plan) if cl.all_colors]
         self.letters = [p for p, (cl, _) in enumerate(plan) if cl.letters]
-        self.settle(names, tally([n] for n in names), colors, tally(colors))
+        self.hand = Hand(ids, colors, names, facts, rulings)
+        self.settle()
 
-    def hand(self, names: list[str], held: dict[str, int], colors: list[frozenset[Color]],
-             count: dict[Color, int]) -> Hand:
-        return Hand(self.ids, colors, names, self.facts, self.rulings, count=count, held=held)
-
-    def settle(self, names: list[str], held: dict[str, int], colors: list[frozenset[Color]],
-               count: dict[Color, int]) -> None:
-        """Make these names and castes the current ones."""
-        self.names, self.held, self.colors, self.count = names, held, colors, count
-        hand = self.hand(names, held, colors, count)
+    def settle(self) -> None:
+        """Take the hand as it now stands as the reference for differences."""
+        hand = self.hand
         self.values = [cl.points(hand, j) for cl, j in self.plan]
         self.total = sum(self.values)
 
-    def name_variants(self, s: _Search) -> Iterator[tuple[list[str], dict[str, int], set[str]]]:
-        """Names for the free Oranges, each with the names that changed."""
-        for pick in _name_options(s):
-            names, held = self.names.copy(), self.held.copy()
-            changed: set[str] = set()
-            for j, n in zip(s.oranges, pick, strict=True):
-                if n is not None:
-                    held[names[j]] -= 1
-                    changed.update((names[j], n))
-                    names[j] = n
-                    held[n] = held.get(n, 0) + 1
-            yield names, held, changed
+    def rename(self, oranges: tuple[int, ...], pick: Sequence[str | None],
+               undo: bool = False) -> set[str]:
+        """Give the Oranges these names (or take them back); the names that changed."""
+        names, held = self.hand.names, self.hand.held
+        changed: set[str] = set()
+        for j, n in zip(oranges, pick, strict=True):
+            if n is not None:
+                old, new = (n, self.ids[j]) if undo else (self.ids[j], n)
+                held[old] -= 1
+                names[j] = new
+                held[new] = held.get(new, 0) + 1
+                changed.update((old, new))
+        return changed
 
-    def color_variants(self, s: _Search) -> Iterator[tuple[list[frozenset[Color]],
-                                                             dict[Color, int], set[Color]]]:
-        """Castes for the free Grays, each with the castes that changed."""
-        for pick in _color_options(s):
-            colors, count = self.colors.copy(), self.count.copy()
-            changed: set[Color] = set()
-            for j, c in zip(s.grays, pick, strict=True):
-                if c is not None:
-                    colors[j] = _GRAY_AND[c]
-                    count[c] = count.get(c, 0) + 1
-                    changed.add(c)
-            yield colors, count, changed
+    def recolor(self, grays: tuple[int, ...], pick: Sequence[Color | None],
+                undo: bool = False) -> set[Color]:
+        """Give the Grays these extra castes (or take them back); the castes that changed."""
+        colors, count = self.hand.colors, self.hand.count
+        changed: set[Color] = set()
+        for j, c in zip(grays, pick, strict=True):
+            if c is not None:
+                colors[j] = PRINTED[self.ids[j]] if undo else _GRAY_AND[c]
+                count[c] = count.get(c, 0) + (-1 if undo else 1)
+                changed.add(c)
+        return changed
 
-    def points(self, hand: Hand, names: set[str], colors: set[Color]) -> int:
-        """The total under a trial that changed these names and castes."""
+    def points(self, names: set[str], colors: set[Color]) -> int:
+        """The total of the hand as it stands, given what changed since :meth:`settle`."""
         touched: set[int] = set()
         for n in names:
             touched.update(self.by_name.get(n, ()))
@@ -418,43 +412,49 @@ class _Trials:
             touched.update(self.letters)
         if colors:
             touched.update(self.all_colors)
-        plan, values = self.plan, self.values
+        plan, values, hand = self.plan, self.values, self.hand
         return self.total + sum(plan[p][0].points(hand, plan[p][1]) - values[p] for p in touched)
 
 
 def _best_names(t: _Trials, s: _Search) -> None:
-    best: tuple[int, list[str], dict[str, int]] | None = None
-    for names, held, changed in t.name_variants(s):
-        points = t.points(t.hand(names, held, t.colors, t.count), changed, set())
+    best: tuple[int, tuple[str | None, ...]] | None = None
+    for pick in _name_options(s):
+        points = t.points(t.rename(s.oranges, pick), set())
+        t.rename(s.oranges, pick, undo=True)
         if best is None or points > best[0]:
-            best = (points, names, held)
+            best = (points, pick)
     assert best is not None
-    if best[1] != t.names:
-        t.settle(best[1], best[2], t.colors, t.count)
+    if t.rename(s.oranges, best[1]):
+        t.settle()
 
 
 def _best_colors(t: _Trials, s: _Search) -> None:
-    best: tuple[int, list[frozenset[Color]], dict[Color, int]] | None = None
-    for colors, count, changed in t.color_variants(s):
-        points = t.points(t.hand(t.names, t.held, colors, count), set(), changed)
+    best: tuple[int, tuple[Color | None, ...]] | None = None
+    for pick in _color_options(s):
+        points = t.points(set(), t.recolor(s.grays, pick))
+        t.recolor(s.grays, pick, undo=True)
         if best is None or points > best[0]:
-            best = (points, colors, count)
+            best = (points, pick)
     assert best is not None
-    if best[1] != t.colors:
-        t.settle(t.names, t.held, best[1], best[2])
+    if t.recolor(s.grays, best[1]):
+        t.settle()
 
 
 def _best_jointly(t: _Trials, s: _Search) -> None:
     """Names and castes together, for hands where one clause reads both."""
-    best: tuple[int, Hand] | None = None
-    for names, held, name_changes in t.name_variants(s):
-        for colors, count, color_changes in t.color_variants(s):
-            hand = t.hand(names, held, colors, count)
-            points = t.points(hand, name_changes, color_changes)
+    best: tuple[int, tuple[str | None, ...], tuple[Color | None, ...]] | None = None
+    for names in _name_options(s):
+        renamed = t.rename(s.oranges, names)
+        for colors in _color_options(s):
+            points = t.points(renamed, t.recolor(s.grays, colors))
+            t.recolor(s.grays, colors, undo=True)
             if best is None or points > best[0]:
-                best = (points, hand)
+                best = (points, names, colors)
+        t.rename(s.oranges, names, undo=True)
     assert best is not None
-    t.settle(best[1].names, best[1].held, best[1].colors, best[1].count)
+    t.rename(s.oranges, best[1])
+    t.recolor(s.grays, best[2])
+    t.settle()
 
 
 def best_hand(seat: Seat, facts: Facts,
@@ -484,8 +484,7 @@ def best_hand(seat: Seat, facts: Facts,
             _best_names(t, s)
         if s.grays:
             _best_colors(t, s)
-    hand = t.hand(t.names, t.held, t.colors, t.count)
-    return hand, t.values, frozenset(ids[j] for j in oranges + grays)
+    return t.hand, t.values, frozenset(ids[j] for j in oranges + grays)
 
 
 def _fixed_color(choice: Choice | None) -> frozenset[Color]:
