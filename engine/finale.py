@@ -316,8 +316,7 @@ def _deck_options(f: Finale, i: int, key: str, rulings: Rulings) -> Iterator[Opt
     if key == "hacker" and not rulings.hacker_sees_deck_as_left and f.start_deck is not None:
         deck = f.start_deck
     if key == "hacker":
-        shown = deck[:1] if deck is not None else None
-        yield Option(i, key, "Hacker: reveal the top card of the deck", revealed=shown)
+        yield _hacker(f, i, deck, rulings)
     elif key == "hypnotist":
         yield from _hypnotist(i, f.table, deck)
     else:
@@ -326,6 +325,17 @@ def _deck_options(f: Finale, i: int, key: str, rulings: Rulings) -> Iterator[Opt
             if color is not Color.GOLD:
                 yield Option(i, key, f"Online Gambler: name {color.value}", color=color,
                              revealed=shown)
+
+
+def _hacker(f: Finale, i: int, deck: tuple[str, ...] | None, rulings: Rulings) -> Option:
+    """Hacker's one option; its label says when ruling 10 decided which card it sees."""
+    shown = deck[:1] if deck is not None else None
+    label = "Hacker: reveal the top card of the deck"
+    left = rulings.hacker_sees_deck_as_left
+    other = f.start_deck if left else f.table.deck
+    if shown is not None and other is not None and other[:1] != shown:
+        label += f" [setting hacker_sees_deck_as_left={left} decided it]"
+    return Option(i, "hacker", label, revealed=shown)
 
 
 def _hypnotist(i: int, table: Table, deck: tuple[str, ...] | None) -> Iterator[Option]:

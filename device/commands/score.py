@@ -2,6 +2,7 @@
 
     companion score game.json                # the scorepad as a table, with explanations
     companion score game.json --json         # {"players": [...], "winners": [...]}
+    companion score game.json --json --details   # plus explanations and settings
     companion score game.json --resolve      # resolve end-of-game abilities first
     companion score game.json --ruling gray_double_count=true
 
@@ -63,6 +64,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Final scoring, step by step as on the paper scorepad.")
     p.add_argument("game", metavar="GAME.json", help="the table at the end of the game")
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
+    p.add_argument("--details", action="store_true",
+                   help="with --json: add each row's explanation and the settings that "
+                        "decided a score")
     p.add_argument("--resolve", action="store_true",
                    help="resolve end-of-game abilities in hand first, with the best options "
                         "(deck-reading ones need \"deck\" in GAME.json)")
@@ -84,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         table, resolved = _resolve(table, hacker, rulings, args.seed)
     sheet = score(table, rulings)
     if args.json:
-        print(json.dumps(to_json(sheet, table, resolved if args.resolve else None)))
+        print(json.dumps(to_json(sheet, resolved if args.resolve else None, args.details)))
     else:
         print(render(sheet, table, resolved if args.resolve else None))
     return 0
@@ -358,17 +362,21 @@ def _observed(option: Any, hacker: dict[int, str], ability: str) -> Any:
 
 # ---- output ----------------------------------------------------------------------------
 
-def to_json(sheet: ScoreSheet, table: Table, resolved: list[str] | None) -> dict[str, Any]:
-    """The contract JSON; extra keys appear only when their extension was used."""
+def to_json(sheet: ScoreSheet, resolved: list[str] | None,
+            details: bool = False) -> dict[str, Any]:
+    """The contract JSON. Extra keys appear only when asked for: ``end_of_game`` when an
+    extension (``hacker``, ``--resolve``) scored in that row, ``resolved`` with
+    ``--resolve``, and with ``--details`` every row's explanation and the settings that
+    decided a score."""
     out = sheet.to_json()
     players: list[dict[str, Any]] = out["players"]  # type: ignore[assignment]
-    if any(p.end_of_game for p in sheet.players):
-        for entry, p in zip(players, sheet.players, strict=True):
+    for entry, p in zip(players, sheet.players, strict=True):
+        if details or any(q.end_of_game for q in sheet.players):
             entry["end_of_game"] = p.end_of_game
-    notes = [{"player": p.name, "setting": n.setting, "value": n.value,
-              "difference": n.difference} for p in sheet.players for n in p.rulings]
-    if notes:
-        out["rulings"] = notes
+        if details:
+            entry["lines"] = {row.step.value: list(row.lines) for row in p.rows}
+            entry["rulings"] = [{"setting": n.setting, "value": n.value,
+                                 "difference": n.difference} for n in p.rulings]
     if resolved is not None:
         out["resolved"] = resolved
     return out

@@ -92,6 +92,18 @@ def test_human_output_names_the_setting_that_decided(capsys: pytest.CaptureFixtu
     assert "neutral_influence_in_conditions=False" in text
 
 
+def test_json_stays_exactly_the_contract_unless_details_are_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    plain = run_json(capsys, str(EXAMPLES / "solo-au-toma.json"))
+    assert set(plain) == {"players", "winners"}
+    assert all(set(p) == CONTRACT_KEYS for p in plain["players"])
+    rich = run_json(capsys, str(EXAMPLES / "solo-au-toma.json"), "--details")
+    you = rich["players"][0]
+    assert you["rulings"] == [{"setting": "neutral_influence_in_conditions", "value": False,
+                               "difference": 15}]
+    assert any("Administrator: +15" in line for line in you["lines"]["cards_bonus"])
+
+
 def test_ruling_flag(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, str(EXAMPLES / "solo-au-toma.json"),
                    "--ruling", "neutral_influence_in_conditions=true")
@@ -102,7 +114,9 @@ def test_resolve_uses_the_deck_and_reports(capsys: pytest.CaptureFixture[str]) -
     out = run_json(capsys, str(EXAMPLES / "resolve.json"), "--resolve")
     assert out["resolved"][0] == "Justice: gain Octavia from Luna"  # Cy plays first
     assert out["resolved"][-1].startswith("House Ceres: banish")
-    assert "Hacker: reveal the top card of the deck (Virga)" in out["resolved"]
+    # Cy's Hypnotist drew Orion first, so Hacker sees Virga (ruling 10, which it says).
+    hacker = next(line for line in out["resolved"] if line.startswith("Hacker"))
+    assert hacker.endswith("(Virga)") and "hacker_sees_deck_as_left=True" in hacker
     ann = out["players"][0]
     assert ann["end_of_game"] == 10
 

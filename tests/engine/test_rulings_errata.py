@@ -231,8 +231,9 @@ def test_ruling_9_with_means_the_other_cards() -> None:
 def test_ruling_10_hacker_sees_the_deck_as_earlier_players_left_it() -> None:
     table = Table(seats=(Seat("A", ("hypnotist", "eo")), Seat("B", ("hacker",))),
                   deck=("quicksilver", "dancer"))
-    left, _ = finale.resolve_all(table)
+    left, log = finale.resolve_all(table)
     assert left.seats[1].extra_points == 8  # Dancer: A's Hypnotist took Quicksilver
+    assert "hacker_sees_deck_as_left=True decided it" in log[-1].label
     start, _ = finale.resolve_all(table, Rulings(hacker_sees_deck_as_left=False))
     assert start.seats[1].extra_points == 40
 
