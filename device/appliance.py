@@ -17,6 +17,7 @@ import random
 import secrets
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -151,19 +152,20 @@ class Appliance:
             raise StartError(f"cannot serve on {web.host}:{web.port}: {exc.strerror} "
                              "(another companion running? try --port)") from exc
         self._closers.append(self.server.stop)
-        host = "127.0.0.1" if web.host in ("0.0.0.0", "") else web.host
-        self.url = f"http://{host}:{web.port}"
-        self._say(f"page on {self.url}  (table PIN {self.pin})")
+        port = int(self.server.url.rsplit(":", 1)[1])  # the real one when [web] port = 0
+        self.url = f"http://{'127.0.0.1' if web.host in ('0.0.0.0', '') else web.host}:{port}"
+        where = self.url
+        if web.host in ("0.0.0.0", ""):  # phones on the table's network use the Pi's name
+            where += f" and http://{socket.gethostname()}.local:{port}"
+        self._say(f"page on {where}  (table PIN {self.pin})")
 
     def _start_capture(self) -> None:
-        from device.camera import open_camera
-
         cam = self.config.camera
         layout = self._layout if cam.source == "synthetic" else None
         self.pipeline = VisionPipeline(self._load_scanner, self._stabilizer(), self._changes,
                                        on_error=self._notice("vision"))
         self.service.camera_frame = lambda: self.pipeline.frame if self.pipeline else None
-        self.capture = CaptureLoop(lambda: open_camera(cam, layout), self.pipeline,
+        self.capture = CaptureLoop(lambda: _open_camera(cam, layout), self.pipeline,
                                    fps=cam.fps, retry=(cam.retry_min, cam.retry_max),
                                    report=self._report)
         self.capture.start()
@@ -175,9 +177,8 @@ class Appliance:
         return layout_of(self.service.snapshot().state)
 
     def _load_scanner(self) -> Any:
-        from vision.scanner import TableScanner
-
         from vision.classifier import default_model_path
+        from vision.scanner import TableScanner
 
         model = Path(self.config.vision.model) if self.config.vision.model \
             else default_model_path()
@@ -294,6 +295,13 @@ class Appliance:
         """The camera's latest frame as JPEG (for the page), or None before the first."""
         frame = self.pipeline.frame if self.pipeline else None
         return None if frame is None else _jpeg(frame, quality)
+
+
+def _open_camera(camera: Any, layout: Any) -> Any:
+    """Open the camera on the capture thread (OpenCV's import alone takes a while)."""
+    from device.camera import open_camera
+
+    return open_camera(camera, layout)
 
 
 def _jpeg(frame: np.ndarray, quality: int) -> bytes | None:

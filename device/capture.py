@@ -176,9 +176,11 @@ class VisionPipeline:
             return
         self.reading = scanner.scan(frame)
         self.scans += 1
-        changes = self.stabilizer.update(self.reading, t) if self.stabilizer else ()
-        if changes:
-            self.submit(tuple(changes), self.reading)
+        if self.stabilizer is None:
+            return
+        changes = self.stabilizer.update(self.reading, t)
+        if changes:  # the page shows the stable view, not one frame's guesses
+            self.submit(tuple(changes), self.stabilizer.state)
 
     def _load(self) -> Any:
         if self.failure:

@@ -410,8 +410,14 @@ def _names(state: GameState) -> list[str]:
 
 
 def _describe(change: Any) -> str:
+    """One camera change in words ("mars: added darrow")."""
     describe = getattr(change, "describe", None)
-    return str(describe()) if callable(describe) else str(change)
+    if callable(describe):
+        return str(describe())
+    if hasattr(change, "kind") and hasattr(change, "location"):
+        card = getattr(change, "new_top", None) or getattr(change, "old_top", None)
+        return f"{change.location}: {change.kind}" + (f" {card}" if card else "")
+    return str(change)
 
 
 def final_scores(state: GameState) -> Any:
