@@ -192,8 +192,8 @@ def _check_fresh(seq: int | None) -> None:
         raise BadInput(f"'seq' {seq} is ahead of the game ({current.seq})")
     if seq == current.seq:
         return
-    seen = next((u for u in service().history() if u.seq == seq), None)
-    if seen is None or seen.state is not current.state:
+    seen = current_app.extensions["companion_web"].documents.state_of(seq)
+    if seen is None or seen is not current.state:
         raise Conflict(f"the game has changed since update {seq} (now {current.seq}): "
                        "look again and retry")
 

@@ -144,6 +144,8 @@ def login() -> Response:
 @require_table
 def logout() -> Response:
     """Forget the PIN on this device."""
+    if request.get_data():
+        Body(request.get_json(silent=True)).done()  # an empty object, if anything
     session.clear()
     return jsonify(authenticated=False, csrf=None)
 

@@ -24,7 +24,8 @@ QUIET_KINDS = frozenset({"start", "event", "undo", "new-game"})  # not shown as 
 class Documents:
     """Builds and caches the JSON document of recent updates, by sequence number."""
 
-    KEEP = 32
+    KEEP = 32  # built documents
+    REMEMBER = 1024  # states behind the documents, for telling a stale request
 
     def __init__(self, service: Service, *, boot: str = "",
                  log_limit: int = view.LOG_LIMIT) -> None:
@@ -33,6 +34,7 @@ class Documents:
         self.log_limit = log_limit
         self._lock = threading.Lock()
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._states: OrderedDict[int, GameState] = OrderedDict()  # what each seq showed
 
     def json(self, update: Update) -> bytes:
         """The update's document as compact JSON (UTF-8)."""
@@ -41,9 +43,20 @@ class Documents:
             if cached is None:
                 cached = json.dumps(self.build(update), separators=(",", ":")).encode()
                 self._cache[update.seq] = cached
+                self._states[update.seq] = update.state
                 while len(self._cache) > self.KEEP:
                     self._cache.popitem(last=False)
+                while len(self._states) > self.REMEMBER:
+                    self._states.popitem(last=False)
             return cached
+
+    def state_of(self, seq: int) -> GameState | None:
+        """The game state a document this server sent showed (None if long gone)."""
+        with self._lock:
+            found = self._states.get(seq)
+        if found is None:
+            found = next((u.state for u in self.service.history() if u.seq == seq), None)
+        return found
 
     def build(self, update: Update) -> dict[str, Any]:
         """The document as a dict."""
