@@ -140,14 +140,14 @@ def on_turn(draft: Draft, s: Step, action: Event) -> None:
 def lead(draft: Draft, s: Step, action: Lead) -> None:
     """Deploy (unless the hand is empty), then the ability, the gain step, the end."""
     p = s.player
-    if action.location is not None:
-        if action.card is None:
-            raise IllegalActionError("name the card that was deployed", rule="deploy")
+    if action.location is not None and action.card is None:
+        raise IllegalActionError("name the card that was deployed", rule="deploy")
+    draft.push(Step("gain", p), Step("end-turn", p))
+    if action.location is not None and action.card is not None:
         draft.deploy(p, action.card, action.location)
         assert draft.turn is not None
         draft.turn = TurnContext(p, action.location, kind=draft.turn.kind)
-        draft.push(Step("deploy-ability", p, action.card, action.location))
-    draft.push(Step("gain", p), Step("end-turn", p))
+        draft.push(Step("deploy-ability", p, action.card, action.location))  # runs first
 
 
 def ask_place(draft: Draft, then: Step, prompt: str) -> None:
@@ -181,12 +181,18 @@ def deploy_ability(draft: Draft, s: Step) -> None:
 
 @step("gain")
 def gain(draft: Draft, s: Step) -> None:
-    """Lead's gain step: a location not deployed to this turn, or the deck and a roll."""
+    """Lead's gain step: a location not deployed to this turn, or the deck and a roll.
+
+    Loan Shark's borrower may not gain Loan Shark during the borrowed turn.
+    """
     turn = draft.turn
     if turn is None or turn.end_requested:
         return
     options: list[Event] = [
-        GAIN_FROM[loc] for loc in LOCATIONS if loc is not turn.deployed_to and draft.stack_at(loc)
+        GAIN_FROM[loc] for loc in LOCATIONS
+        if loc is not turn.deployed_to and loc not in turn.also_deployed_to
+        and (top := draft.top(loc)) is not None
+        and not (turn.kind == "out-of-order" and top.card == abilities.LOAN_SHARK)
     ]
     if draft.deck_count > 0:
         options.append(DrawFromDeck())

@@ -2,12 +2,22 @@
 
 An ability function has the step signature ``fn(draft, step)``: ``step.player`` is
 the deploying player, ``step.card`` the card and ``step.location`` where it was
-deployed. It changes the game through :class:`engine.draft.Draft` primitives and asks
-decisions with continuations registered via :func:`engine.steps.answer`.
+deployed ("this location"). It changes the game through :class:`engine.draft.Draft`
+primitives and the shared helpers of :mod:`engine.abilities.primitives`, and asks
+decisions with continuations registered via :func:`engine.steps.answer` (named after
+the card, so names never clash). An ability that cannot be resolved does nothing;
+the card stays deployed.
+
+The modules group the abilities by what they do: ``tokens`` (Helium, Influence, Fleet,
+the Sovereign), ``trades`` (once-per-turn exchanges, Loan Shark's borrowed turn),
+``gains`` (cards taken into hand), ``moves`` (cards moved between stacks),
+``banishes``, ``deck`` (cards turned over, placed or put back), ``hands`` (opponents'
+hands: steals, forced banishes, reveals), ``deploys`` (abilities that deploy a second
+card) and ``blocks`` (the five block cards and the block window).
 
 >>> from engine.abilities import DEPLOY
->>> isinstance(DEPLOY, dict)
-True
+>>> len(DEPLOY)
+107
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ from collections.abc import Callable
 from engine.steps import StepFn
 
 DEPLOY: dict[str, StepFn] = {}
+LOAN_SHARK = "loan-shark"  # its borrower may not gain it (see engine.rules' gain step)
 
 
 def deploy(card: str) -> Callable[[StepFn], StepFn]:
@@ -29,3 +40,32 @@ def deploy(card: str) -> Callable[[StepFn], StepFn]:
         return fn
 
     return register
+
+
+# Registration happens on import; these modules import `deploy` from here.
+from engine.abilities import (  # noqa: E402
+    banishes,
+    blocks,
+    deck,
+    deploys,
+    gains,
+    hands,
+    moves,
+    tokens,
+    trades,
+)
+
+__all__ = [
+    "DEPLOY",
+    "LOAN_SHARK",
+    "banishes",
+    "blocks",
+    "deck",
+    "deploy",
+    "deploys",
+    "gains",
+    "hands",
+    "moves",
+    "tokens",
+    "trades",
+]
