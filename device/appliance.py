@@ -96,6 +96,8 @@ class Appliance:
         self._closers.append(self.service.stop)
         if self.service.restored:
             self._say(f"journal: {self.service.restored}")
+        if self.demo:
+            self._say("demo: a scripted game against Au Toma on a synthetic table camera")
 
     def _journal_path(self) -> Path:
         if self.demo:  # the demo never touches a real game's journal
@@ -235,7 +237,8 @@ class Appliance:
         if interval is None or not self.notifier.enabled or self.capture is None:
             return
         capture, service = self.capture, self.service
-        stale = max(2 * self.config.camera.retry_max, 5.0)
+        # Backoff waits and the first scan (model loading) leave gaps between beats.
+        stale = max(2 * self.config.camera.retry_max, 20.0)
 
         def healthy() -> bool:
             return capture.is_healthy(stale) and service.is_alive

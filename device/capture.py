@@ -115,6 +115,7 @@ class CaptureLoop:
         self._back()
         self.frames += 1
         self._handle(frame, start)
+        self.heartbeat = self.clock()  # a slow first scan (loading the model) still beats
         self._stop.wait(max(0.0, self.period - (self.clock() - start)))
 
     def _handle(self, frame: np.ndarray, t: float) -> None:

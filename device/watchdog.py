@@ -62,7 +62,11 @@ def watchdog_interval(environ: dict[str, str] | None = None) -> float | None:
 
 
 class Watchdog:
-    """Pings every ``interval / 2`` seconds while ``is_healthy()`` holds."""
+    """Pings every ``interval / 3`` seconds while ``is_healthy()`` holds.
+
+    A third, so one check that finds the loop briefly slow (a model loading on a Pi
+    Zero) does not by itself let systemd's timer run out.
+    """
 
     def __init__(self, notifier: Notifier, interval: float,
                  is_healthy: Callable[[], bool]) -> None:
@@ -99,5 +103,5 @@ class Watchdog:
             self._thread = None
 
     def _run(self) -> None:
-        while not self._stop.wait(self.interval / 2):
+        while not self._stop.wait(self.interval / 3):
             self.tick()
