@@ -27,7 +27,7 @@ COMMAND_MODULES = (
 )
 
 
-class UsageError(Exception):
+class UsageError(ValueError):
     """Bad input from the command line or an input file: exit status 2."""
 
 
@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except (UsageError, ValueError) as exc:
+    except ValueError as exc:  # UsageError and the engine's IllegalActionError included
         print(f"companion {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -587,6 +587,18 @@ _PICKS = {i: Choose(str(i)) for i in range(1, DECK_SIZE + 1)}
 
 # --- her turn --------------------------------------------------------------------------
 
+STEP_BY_STEP = "automa-step-by-step"  # variant: confirm her steps in a simulated game too
+
+
+def confirms_steps(draft: Draft) -> bool:
+    """Does each of her physical steps wait for the table to confirm it?
+
+    Always while tracking a physical game; in a simulation only with the
+    ``STEP_BY_STEP`` variant (the demo and scripted games, which show each step).
+    """
+    return draft.hidden or STEP_BY_STEP in draft.variants
+
+
 
 @step("automa-turn")
 def automa_turn(draft: Draft, s: Step) -> None:
@@ -645,7 +657,7 @@ def deploy(draft: Draft, s: Step) -> None:
         return
     where = place_of(card.deploy, her.priorities)
     draft.reveal_from_deck()
-    if draft.hidden:
+    if confirms_steps(draft):
         draft.ask(s.player, Kind.CONFIRM, deploy_text(name, where), (place_event(where, None),),
                   s.then("automa-placed"))
         return
@@ -667,7 +679,7 @@ def gain(draft: Draft, s: Step) -> None:
     then = s.then("automa-extra", card.id, source)
     if source is None:
         draft.push(then)
-    elif draft.hidden:
+    elif confirms_steps(draft):
         draft.ask(s.player, Kind.CONFIRM, gain_text(name, source), (GAINS[source],),
                   s.then("automa-gained", card.id, source))
     else:
@@ -703,11 +715,11 @@ def collect(draft: Draft, s: Step) -> None:
     p = s.player
     if bonus is Bonus.SOVEREIGN:
         held = draft.sovereign == p
-        if draft.hidden and not held:
+        if confirms_steps(draft) and not held:
             draft.push(Step("sovereign", p), s.then("automa-sovereign-seen"))
         else:
             draft.push(Step("sovereign", p))
-    elif draft.hidden:
+    elif confirms_steps(draft):
         name = draft.players[p].name
         draft.ask(p, Kind.CONFIRM, token_text(name, bonus), (TOKENS[bonus],),
                   s.then("automa-token"))
@@ -737,7 +749,7 @@ def on_confirmed(draft: Draft, s: Step, event: Event) -> None:
 def _ask_banish(draft: Draft, s: Step) -> None:
     if draft.deck_count == 0:
         draft.note("automa-skip", player=s.player, source="deck")
-    elif draft.hidden:
+    elif confirms_steps(draft):
         name = draft.players[s.player].name
         draft.ask(s.player, Kind.CONFIRM, banish_text(name), (BANISH,), s.then("automa-banish"))
     else:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from engine import cards
+from engine.automa_state import AutomaState
 from engine.board import FLEET_MAX, Bonus, Location
 from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
@@ -88,6 +89,7 @@ class Draft:
     last_roll: str | None
     variants: frozenset[str]
     finale: Finale | None
+    automa: AutomaState | None
 
     def freeze(self) -> GameState:
         """The finished next state."""

@@ -215,7 +215,6 @@ def final_table(state: GameState) -> Table:
 
 def automa_info(state: GameState) -> AutomaInfo:
     """Au Toma's level and odd/even card, for scoring."""
-    automa = getattr(state, "automa", None)
-    if automa is None:
+    if state.automa is None:
         return AutomaInfo()
-    return AutomaInfo(level=int(automa.level), parity=str(automa.parity))
+    return AutomaInfo(level=state.automa.level, parity=state.automa.parity)

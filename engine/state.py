@@ -198,6 +198,8 @@ class GameState:
         )
         if self.trigger:
             text += f" | end p{self.trigger.player}t{self.trigger.turn}"
+        if self.automa is not None:
+            text += f" | {self.automa}"
         if self.pending:
             text += f" | ? {self.pending.kind.value}@{self.pending.player}"
         return text

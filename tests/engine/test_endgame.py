@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import I, J, L, M, position
+from positions import I, J, L, M, position
 
 from engine.board import House
 from engine.endgame import final_table, turns_left

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FixedDie, I, J, L, M
+from positions import FixedDie, I, J, L, M
 
 from engine.board import House
 from engine.endgame import final_table

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FixedDie, I, J, L, M, position
+from positions import FixedDie, I, J, L, M, position
 
 from engine.decisions import Kind
 from engine.errors import IllegalActionError

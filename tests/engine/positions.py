@@ -1,11 +1,9 @@
-"""Shared helpers for engine tests: build exact positions and drive them."""
+"""Helpers for engine tests: build exact positions and drive them."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-
-import pytest
 
 from engine.board import House, Location
 from engine.events import Event, SetTokens
@@ -54,10 +52,3 @@ def play_all(game: Game, *events: Event) -> Game:
     return game
 
 
-@pytest.fixture
-def two_players() -> Game:
-    return position(
-        [["darrow", "sevro", "eo"], ["nero", "lorn"]],
-        [["pelus"], ["virga"], ["orion"], ["the-pax"]],
-        deck=["quietus", "invictus", "morning-star"],
-    )
