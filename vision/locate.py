@@ -1,11 +1,40 @@
-"""Find each location's stack in the rectified play area: empty, depth, top card outline."""
+"""Find each location's stack in the rectified play area: empty, depth, top card outline.
+
+The frame is warped to a top-down view of the play area at :data:`WORK_PX_PER_MM`. The
+table's colour is learnt from places no card lies (the band above the stacks and the
+gaps between columns); whatever differs from it is foreground. Per column, the
+foreground run from the top gives the stack; the top card is the lowest one, so its
+bottom edge and sides give its outline. A run that is not card-shaped (an arm reaching
+off the table, something wider than a card, a ragged bottom edge) is ``occluded``.
+"""
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from vision.calibrate import Calibration
+
 CROP_W, CROP_H = 64, 88  # canonical card image fed to the embedder (pixels)
+CARD_W_MM, CARD_H_MM = 63.0, 88.0
+CASCADE_MM = 14.0
+STACK_START_MM = 20.0
+WORK_PX_PER_MM = 1.5
+MARGIN_MM = 6.0  # rectified view reaches this far beyond the play area's sides
+BELOW_MM = 40.0  # ... and this far below its bottom edge, for deep stacks
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """What the locator saw in one location's column."""
+
+    state: str  # "empty" | "stack" | "occluded"
+    depth: int = 0
+    quad_mm: np.ndarray | None = None  # top card corners TL, TR, BR, BL (play-area mm)
+    reason: str = ""
 
 
 def warp_card(
@@ -23,3 +52,426 @@ def warp_card(
         img, m, (2 * w, 2 * h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+
+
+class View:
+    """The play area seen from above: pixel ↔ millimetre conversions and the warp."""
+
+    def __init__(self, calibration: Calibration, px_per_mm: float = WORK_PX_PER_MM) -> None:
+        self.calibration = calibration
+        self.scale = px_per_mm
+        self.x0, self.y0 = -MARGIN_MM, -MARGIN_MM
+        self.width_mm = calibration.width_mm + 2 * MARGIN_MM
+        self.height_mm = calibration.height_mm + MARGIN_MM + BELOW_MM
+        self.size = (round(self.width_mm * px_per_mm), round(self.height_mm * px_per_mm))
+        to_mm = np.array(
+            [[1 / px_per_mm, 0, self.x0], [0, 1 / px_per_mm, self.y0], [0, 0, 1]], np.float64
+        )
+        self.frame_from_view = calibration.homography() @ to_mm
+
+    def rectify(self, frame: np.ndarray) -> np.ndarray:
+        """The top-down view (pixels outside the frame are black)."""
+        return cv2.warpPerspective(
+            frame,
+            self.frame_from_view,
+            self.size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT,
+        )
+
+    def px(self, mm: float, axis: int) -> int:
+        """Millimetres along x (axis 0) or y (axis 1) → view pixel index."""
+        return round((mm - (self.x0, self.y0)[axis]) * self.scale)
+
+    def px_array(self, mm: np.ndarray, axis: int) -> np.ndarray:
+        """Millimetres along an axis → view pixel indices (int array)."""
+        return np.round((np.asarray(mm) - (self.x0, self.y0)[axis]) * self.scale).astype(int)
+
+    def mm(self, px: np.ndarray | float, axis: int) -> np.ndarray | float:
+        """View pixel index → millimetres along x (axis 0) or y (axis 1)."""
+        return np.asarray(px) / self.scale + (self.x0, self.y0)[axis]
+
+
+def background_points(view: View) -> np.ndarray:
+    """View pixels (x, y) where no card should lie: above the stacks, between and beside
+    the columns, every 2 mm."""
+    cal = view.calibration
+    step = 2.0
+    band = [(x, y) for x in np.arange(24, cal.width_mm - 24, step) for y in (4.0, 9.0)]
+    bottom = view.height_mm + view.y0 - 3
+    lines = [
+        (x, y)
+        for x in (-3.0, cal.width_mm / 4, cal.width_mm / 2, 3 * cal.width_mm / 4, cal.width_mm + 3)
+        for y in np.arange(24 if 0 < x < cal.width_mm else 26, bottom, step)
+        if 0 < x < cal.width_mm or y < cal.height_mm - 22
+    ]
+    pts = np.array(band + lines)
+    return np.stack([view.px_array(pts[:, 0], 0), view.px_array(pts[:, 1], 1)], axis=1)
+
+
+def _knots(view: View) -> list[float]:
+    """x (mm) of the vertical table lines: beside the play area and between the columns."""
+    w = view.calibration.width_mm
+    return [-3.0, w / 4, w / 2, 3 * w / 4, w + 3.0]
+
+
+def _line_colours(view: View, lab: np.ndarray) -> np.ndarray:
+    """Table colour (float32 Lab) down each vertical table line, per view row."""
+    cal = view.calibration
+    out = []
+    for i, x_mm in enumerate(_knots(view)):
+        x = view.px(x_mm, 0)
+        strip = lab[:, max(x - 2, 0) : x + 3].astype(np.float32)
+        med = np.median(strip, axis=1)  # (rows, 3)
+        lo, hi = (20.0, cal.height_mm - 20) if i in (0, 4) else (16.0, view.height_mm + view.y0)
+        r0, r1 = max(view.px(lo, 1), 0), min(view.px(hi, 1), lab.shape[0])
+        med[:r0], med[r1:] = med[r0], med[r1 - 1]  # markers sit at the outer lines' ends
+        # A card corner or a stray finger touches a line for a few mm: a long median skips it.
+        k = int(15 * view.scale) | 1
+        out.append(
+            np.stack(
+                [
+                    cv2.medianBlur(
+                        np.ascontiguousarray(med[:, c]).astype(np.uint8).reshape(-1, 1), k
+                    ).ravel()
+                    for c in range(3)
+                ],
+                1,
+            )
+        )
+    return np.stack(out, axis=1).astype(np.float32)  # (rows, knots, 3)
+
+
+def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """The table's colour everywhere (uint8): per row, linear between the table lines.
+
+    Lamps, soft shadows and a tilted camera change the table's colour across the view;
+    interpolating between lines that no card covers follows them. The lines are close to
+    evenly spaced across the view, so a linear resize does the interpolation.
+    """
+    lines = _line_colours(view, lab)
+    field = cv2.resize(lines, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
+    noise = []
+    for x_mm in _knots(view)[1:-1]:
+        x = view.px(float(x_mm), 0)
+        strip = lab[view.px(30, 1) : view.px(200, 1), x - 2 : x + 3].astype(np.float32)
+        noise.append(np.median(np.abs(strip - np.median(strip, axis=1, keepdims=True))))
+    return np.clip(field, 0, 255).astype(np.uint8), float(np.median(noise))
+
+
+def foreground(view: View, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of pixels that differ from the table's colour: holes in cards filled, and
+    blobs wider than ~3 mm (hands, arms, objects; not wood grain or printed text)."""
+    field, noise = background_field(view, lab)
+    diff = cv2.absdiff(lab, field)
+    dist = cv2.transform(diff, np.array([[0.5, 1.0, 1.0]], np.float32))
+    mask = (dist > max(10.0, 4.0 * noise)).astype(np.uint8)
+    mask[lab[:, :, 0] == 0] = 0  # outside the camera's view
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    return fill_holes(closed, background_points(view)), blobs.astype(bool)
+
+
+def fill_holes(mask: np.ndarray, table_points: np.ndarray) -> np.ndarray:
+    """``mask`` plus every background region that touches none of ``table_points``
+    (view pixels (x, y) where the table shows): holes inside cards and stacks."""
+    table = (mask == 0).astype(np.uint8)
+    count, labels = cv2.connectedComponents(table, connectivity=4)
+    h, w = mask.shape
+    pts = table_points[
+        (table_points[:, 0] >= 0)
+        & (table_points[:, 0] < w)
+        & (table_points[:, 1] >= 0)
+        & (table_points[:, 1] < h)
+    ]
+    keep = np.zeros(count, bool)
+    keep[labels[pts[:, 1], pts[:, 0]]] = True
+    keep[0] = False  # label 0 is the foreground itself
+    return ~keep[labels]
+
+
+def runs(flags: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
+    """Half-open index ranges where ``flags`` holds, joining gaps up to ``max_gap`` long.
+
+    >>> runs(np.array([0, 1, 1, 0, 1, 0, 0, 0, 1], bool), 1)
+    [(1, 5), (8, 9)]
+    """
+    idx = np.flatnonzero(flags)
+    if idx.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(idx) > max_gap + 1)
+    starts = np.concatenate([[idx[0]], idx[breaks + 1]])
+    ends = np.concatenate([idx[breaks], [idx[-1]]]) + 1
+    return [(int(s), int(e)) for s, e in zip(starts, ends, strict=True)]
+
+
+def _first_false(block: np.ndarray, axis: int) -> np.ndarray:
+    """Index of the first False along ``axis`` (its length where there is none)."""
+    bg = ~block
+    first = bg.argmax(axis=axis)
+    first[~bg.any(axis=axis)] = block.shape[axis]
+    return first
+
+
+def _fit_line(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float] | None:
+    """Least-squares ``y = a x + b`` after dropping the worst third; with median residual."""
+    if x.size < 8:
+        return None
+    a, b = np.polyfit(x, y, 1)
+    resid = np.abs(y - (a * x + b))
+    keep = resid <= np.percentile(resid, 67)
+    if keep.sum() < 6:
+        return None
+    a, b = np.polyfit(x[keep], y[keep], 1)
+    return float(a), float(b), float(np.median(np.abs(y - (a * x + b))))
+
+
+def card_quad(cx: float, cy: float, angle: float) -> np.ndarray:
+    """Corners (TL, TR, BR, BL, mm) of a card centred at (cx, cy), turned ``angle`` rad."""
+    c, s = math.cos(angle), math.sin(angle)
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (CARD_W_MM / 2, CARD_H_MM / 2)
+    return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+
+
+def bottom_edge(
+    mask: np.ndarray, view: View, xc: float, end: int
+) -> tuple[float, float, float] | None:
+    """The top card's bottom edge as ``y = a x + b`` (mm), from the core of the column."""
+    xs = np.arange(view.px(xc - 22, 0), view.px(xc + 22, 0))
+    r0 = max(end - int(30 * view.scale), 0)
+    below = _first_false(mask[r0 : end + int(10 * view.scale), xs], axis=0) + r0
+    return _fit_line(np.asarray(view.mm(xs, 0)), np.asarray(view.mm(below, 1)))
+
+
+def side_extents(
+    mask: np.ndarray, view: View, xc: float, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Left and right card edges (mm) on ``rows``: where the run through the centre ends."""
+    centre = view.px(xc, 0)
+    reach = int(40 * view.scale)
+    lo, hi = max(centre - reach, 0), min(centre + reach, mask.shape[1])
+    left = centre - _first_false(mask[rows, lo:centre][:, ::-1], axis=1)
+    right = centre + _first_false(mask[rows, centre:hi], axis=1)
+    return np.asarray(view.mm(left, 0)), np.asarray(view.mm(right, 0))
+
+
+def _sides(
+    left: np.ndarray, right: np.ndarray, ys: np.ndarray, xc: float, yb: float, angle: float
+) -> tuple[float, float] | None:
+    """The card's left and right edge positions along its bottom edge (mm from ``xc``).
+
+    When the two are not a card's width apart (glare or a neighbour's card bleeding into
+    one side), the straighter side is trusted and the other put a card's width away.
+    """
+    c, s = math.cos(angle), math.sin(angle)
+    u_left = (left - xc) * c + (ys - yb) * s
+    u_right = (right - xc) * c + (ys - yb) * s
+    lo, hi = float(np.median(u_left)), float(np.median(u_right))
+    if abs(hi - lo - CARD_W_MM) <= 6:
+        return lo, hi
+    wobble_l = float(np.median(np.abs(u_left - lo)))
+    wobble_r = float(np.median(np.abs(u_right - hi)))
+    if min(wobble_l, wobble_r) > 1.0 or not 0 < hi - lo - CARD_W_MM < 25:
+        return None
+    return (lo, lo + CARD_W_MM) if wobble_l < wobble_r else (hi - CARD_W_MM, hi)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Per-view images the column analysis reads: masks and the lightness gradient."""
+
+    mask: np.ndarray  # foreground, holes in cards filled
+    blobs: np.ndarray  # foreground blobs wider than ~3 mm (hands, arms, objects)
+    gx: np.ndarray
+    gy: np.ndarray
+
+
+def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
+    """Nearest-pixel values of a view image at millimetre points (0 outside)."""
+    xi, yi = view.px_array(x_mm, 0), view.px_array(y_mm, 1)
+    ok = (xi >= 0) & (xi < img.shape[1]) & (yi >= 0) & (yi < img.shape[0])
+    out = np.zeros(x_mm.shape, np.float32)
+    out[ok] = img[yi[ok], xi[ok]]
+    return out
+
+
+def side_position(
+    ev: Evidence, view: View, base: tuple[float, float], angle: float, guess: float
+) -> float:
+    """Where along the bottom edge the card's centre lies: the offset (mm from ``base``)
+    whose two sides, a card's width apart, show the strongest edges just above the bottom
+    corners (only the top card is there: older cards end a cascade step higher)."""
+    c, s = math.cos(angle), math.sin(angle)
+    us = np.arange(guess - 8, guess + 8.01, 0.5)[:, None]
+    ts = np.arange(2.5, 11.6, 1.0)[None, :]
+    score = np.zeros(us.shape[0], np.float32)
+    for side in (-CARD_W_MM / 2, CARD_W_MM / 2):
+        x = base[0] + (us + side) * c + ts * s
+        y = base[1] + (us + side) * s - ts * c
+        strength = np.abs(_sample(ev.gx, view, x, y) * c + _sample(ev.gy, view, x, y) * s)
+        score += strength.mean(axis=1)
+    return float(us[int(score.argmax()), 0])
+
+
+def _share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
+    """Share of set pixels of a boolean view image inside a millimetre quad."""
+    px = np.stack([view.px_array(quad_mm[:, 0], 0), view.px_array(quad_mm[:, 1], 1)], 1)
+    poly = np.zeros(img.shape, np.uint8)
+    cv2.fillConvexPoly(poly, px.astype(np.int32), 1)
+    inside = poly.astype(bool)
+    return float(img[inside].mean()) if inside.any() else 0.0
+
+
+def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (w / 2, h / 2)
+    return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+
+
+def edge_strength(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: float) -> np.ndarray:
+    """Mean gradient across a horizontal-ish line (slope ``angle``) through (xc, y), per y."""
+    xs = np.arange(xc - 22, xc + 22.1, 2.0)[None, :]
+    y = ys[:, None] + (xs - xc) * math.tan(angle)
+    x = np.broadcast_to(xs, y.shape)
+    c, s = math.cos(angle), math.sin(angle)
+    return np.abs(_sample(ev.gy, view, x, y) * c - _sample(ev.gx, view, x, y) * s).mean(axis=1)
+
+
+def refine_bottom(
+    ev: Evidence, view: View, xc: float, yb: float, angle: float
+) -> tuple[float, float]:
+    """The lowest strong straight edge near the mask's bottom: the card's real bottom edge.
+
+    Glare or a shadow can stretch the mask below the card, but they have soft borders.
+    """
+    ys = np.arange(yb - 45, yb + 3.01, 0.5)
+    angles = [angle, *np.radians(np.arange(-6, 6.1, 2.0))]
+    table = np.stack([edge_strength(ev, view, xc, ys, a) for a in angles])
+    best = table.max()
+    strong = np.flatnonzero(table.max(axis=0) >= 0.5 * best)
+    if best <= 0 or strong.size == 0:
+        return yb, angle
+    k = int(strong[-1])
+    k = max(range(max(k - 2, 0), min(k + 3, ys.size)), key=lambda j: table[:, j].max())
+    return float(ys[k]), float(angles[int(table[:, k].argmax())])
+
+
+def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray | None, str]:
+    """The top card's outline (mm) from the bottom of its stack, or None and why not."""
+    edge = bottom_edge(ev.mask, view, xc, end)
+    if edge is None or abs(edge[0]) > math.tan(math.radians(12)):
+        return None, "ragged bottom edge"
+    yb, angle = edge[0] * xc + edge[1], math.atan(edge[0])
+    if edge[2] > 1.0:  # not a clean straight bottom: look for the real edge in the gradient
+        yb, angle = refine_bottom(ev, view, xc, yb, angle)
+    guess = _mask_centre(ev.mask, view, xc, yb, angle)
+    u = side_position(ev, view, (xc, yb), angle, guess)
+    px, py = xc + u * math.cos(angle), yb + u * math.sin(angle)
+    cx, cy = px + CARD_H_MM / 2 * math.sin(angle), py - CARD_H_MM / 2 * math.cos(angle)
+    below = _rotated(px - 7 * math.sin(angle), py + 7 * math.cos(angle), CARD_W_MM - 8, 8, angle)
+    if _share(ev.blobs, view, below) > 0.35 and edge[2] > 1.5:
+        return None, "something covers the card's lower edge"
+    quad = card_quad(cx, cy, angle)
+    if _share(ev.mask, view, quad) < 0.9:
+        return None, "the outline is not filled like a card"
+    return quad, ""
+
+
+def _mask_centre(mask: np.ndarray, view: View, xc: float, yb: float, angle: float) -> float:
+    """The card centre's offset along the bottom edge from the mask's sides (0 if unclear)."""
+    rows = np.arange(view.px(yb - 11, 1), view.px(yb - 3, 1))
+    rows = rows[(rows >= 0) & (rows < mask.shape[0])]
+    if rows.size < 4:
+        return 0.0
+    left, right = side_extents(mask, view, xc, rows)
+    ys = np.asarray(view.mm(rows, 1))
+    sides = _sides(left, right, ys, xc, yb, angle)
+    return 0.0 if sides is None else (sides[0] + sides[1]) / 2
+
+
+def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_MM) -> int:
+    """Cards in a stack from where it starts and where its top card starts.
+
+    >>> stack_depth(20.0, 20.5), stack_depth(20.0, 48.0)
+    (1, 3)
+    """
+    return 1 + max(0, round((card_top_mm - top_mm) / cascade_mm))
+
+
+def locate_column(ev: Evidence, view: View, index: int) -> Column:
+    """Empty, a stack (depth and top card outline) or occluded, for column ``index``."""
+    s = view.scale
+    xc = (index + 0.5) * view.calibration.width_mm / 4
+    core = ev.mask[:, view.px(xc - 24, 0) : view.px(xc + 24, 0)]
+    found = [r for r in runs(core.mean(axis=1) > 0.85, int(3 * s)) if r[1] - r[0] >= 12 * s]
+    if not found or view.mm(found[0][0], 1) > STACK_START_MM + CARD_H_MM:
+        return Column("empty")  # nothing where a card could lie (an arm far below is fine)
+    start, end = found[0]
+    top_mm = float(view.mm(start, 1))
+    if end >= ev.mask.shape[0] - 2:
+        return Column("occluded", reason="something reaches off the play area")
+    if top_mm > STACK_START_MM + 25 or (end - start) / s < 80:
+        return Column("occluded", reason="not shaped like a stack")
+    above = _rotated(xc, 7, 50, 8, 0.0)
+    if _share(ev.blobs, view, above) > 0.3:
+        return Column("occluded", reason="something reaches in from the top edge")
+    quad, why = top_card(ev, view, xc, end)
+    if quad is None:
+        return Column("occluded", reason=why)
+    return Column("stack", stack_depth(top_mm, float(quad[:2, 1].mean())), quad)
+
+
+def evidence(frame: np.ndarray, view: View) -> Evidence:
+    """Rectify ``frame`` and compute the masks and gradients the columns are read from."""
+    lab = cv2.cvtColor(view.rectify(frame), cv2.COLOR_BGR2YCrCb)  # cheaper than Lab
+    mask, blobs = foreground(view, lab)
+    light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
+    gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
+    return Evidence(mask, blobs, gx, gy)
+
+
+def locate(frame: np.ndarray, view: View) -> list[Column]:
+    """One :class:`Column` per location, left to right."""
+    ev = evidence(frame, view)
+    return [locate_column(ev, view, i) for i in range(4)]
+
+
+def _order_corners(pts: np.ndarray) -> np.ndarray:
+    """Four points → TL, TR, BR, BL of a portrait quad (a landscape one is turned upright)."""
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    quad = pts[np.argsort(angles)]  # clockwise on screen, starting anywhere
+    quad = np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
+    top = np.linalg.norm(quad[1] - quad[0])
+    side = np.linalg.norm(quad[3] - quad[0])
+    return np.roll(quad, -1, axis=0) if top > side else quad
+
+
+def find_card(img: np.ndarray, min_share: float = 0.2) -> np.ndarray | None:
+    """Corners (TL, TR, BR, BL, pixels) of the largest card-like quadrilateral in a photo."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area = img.shape[0] * img.shape[1]
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
+        if cv2.contourArea(contour) < min_share * area:
+            break
+        approx = cv2.approxPolyDP(contour, 0.03 * cv2.arcLength(contour, True), True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            quad = _order_corners(approx.reshape(4, 2).astype(np.float32))
+            ratio = np.linalg.norm(quad[1] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
+            if 0.55 <= ratio <= 0.9:
+                return quad
+    return None
+
+
+def card_image(img: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+    """A photo of one card → canonical image: the card found in it, else the whole photo
+    (already a crop of the card)."""
+    quad = find_card(img)
+    if quad is None:
+        h, w = img.shape[:2]
+        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return warp_card(img, quad, size)

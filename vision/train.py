@@ -23,10 +23,11 @@ from engine.cards import ALL_IDS
 from vision.classifier import MODEL_NAME, CardClassifier, default_model_path
 from vision.enroll import attach_head, save
 from vision.synth import cards as synth_cards
-from vision.synth.crops import NEGATIVE_KINDS, capture
+from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views
 
 NEGATIVE = -1
 NEGATIVE_SHARE = 0.12
+VIEWS = 2  # crops cut from each simulated capture
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,11 @@ def make_batch(
     rng = random.Random(seed * 1_000_003 + index)
     weights = [c.weight for c in classes]
     crops, labels = [], []
-    for _ in range(size):
+    for _ in range(size // VIEWS):
         label = rng.choices(range(len(classes)), weights)[0]
         negative = rng.choice(NEGATIVE_KINDS) if rng.random() < NEGATIVE_SHARE else None
-        crops.append(capture(classes[label].face, rng, negative))
-        labels.append(NEGATIVE if negative else label)
+        crops += capture_views(classes[label].face, rng, negative, views=VIEWS)
+        labels += [NEGATIVE if negative else label] * VIEWS
     return preprocess(crops), np.array(labels, np.int64)
 
 
@@ -231,7 +232,7 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--fakes", type=int, default=600, help="invented cards to train on")

@@ -17,7 +17,7 @@ from vision.locate import warp_card
 from vision.synth import effects
 from vision.synth.cards import CARD_H_MM, CARD_W_MM, FACE_H, FACE_W, draw_foreign
 
-MARGIN_MM = 6.0
+MARGIN_MM = 8.0
 NEGATIVE_KINDS = ("hand", "table", "foreign", "object")
 
 
@@ -59,10 +59,10 @@ def _sleeve(face: np.ndarray, rng: random.Random) -> np.ndarray:
 def _estimate_error(corners_mm: np.ndarray, rng: random.Random) -> np.ndarray:
     """The outline the locator would report: shifted, scaled and bent a little."""
     centre = corners_mm.mean(axis=0)
-    scale = rng.uniform(0.97, 1.04)
-    shift = np.array([rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5)], np.float32)
-    wobble = np.array([[rng.gauss(0, 0.7), rng.gauss(0, 0.7)] for _ in range(4)], np.float32)
-    return (corners_mm - centre) * scale + centre + shift + np.clip(wobble, -2, 2)
+    scale = rng.uniform(0.95, 1.05)
+    shift = np.array([rng.uniform(-3, 3), rng.uniform(-3, 3)], np.float32)
+    wobble = np.array([[rng.gauss(0, 1.0), rng.gauss(0, 1.0)] for _ in range(4)], np.float32)
+    return (corners_mm - centre) * scale + centre + shift + np.clip(wobble, -3, 3)
 
 
 def _negative_face(kind: str, rng: random.Random) -> np.ndarray | None:
@@ -85,11 +85,23 @@ def capture(
     face: np.ndarray | None, rng: random.Random, negative: str | None = None, clean: bool = False
 ) -> np.ndarray:
     """One canonical crop of ``face`` (or of a negative: a hand over it, bare table, ...)."""
+    return capture_views(face, rng, negative, clean, views=1)[0]
+
+
+def capture_views(
+    face: np.ndarray | None,
+    rng: random.Random,
+    negative: str | None = None,
+    clean: bool = False,
+    views: int = 1,
+) -> list[np.ndarray]:
+    """``views`` crops of one simulated capture, each cut through a different wrong outline
+    (the expensive part, drawing and degrading the patch, is shared)."""
     res = 3.2 if clean else rng.uniform(2.0, 3.8)  # camera pixels per mm on the table
     size_mm = np.array((CARD_W_MM + 2 * MARGIN_MM, CARD_H_MM + 2 * MARGIN_MM))
     w, h = (size_mm * res).astype(int)
     patch = effects.table_texture(h, w, rng)
-    corners = _card_corners(rng, 0.0 if clean else 1.5)
+    corners = _card_corners(rng, 0.0 if clean else 2.5)
     shown = face if negative in (None, "hand") else _negative_face(negative, rng)
     if shown is not None:
         if not clean and rng.random() < 0.3:
@@ -99,10 +111,10 @@ def capture(
         tip = corners.mean(axis=0) + np.array((rng.uniform(-20, 20), rng.uniform(-35, 30)))
         polys = effects.hand_polygons(tuple(tip), rng.uniform(0.3, math.pi - 0.3), rng)
         effects.fill_polygons(patch, polys, np.diag([res, res, 1]).astype(np.float32))
-    if not clean:
-        patch = _degrade(patch, rng, corners * res)
-    quad = corners if clean else _estimate_error(corners, rng)
-    return warp_card(patch, quad * res)
+    if clean:
+        return [warp_card(patch, corners * res)]
+    patch = _degrade(patch, rng, corners * res)
+    return [warp_card(patch, _estimate_error(corners, rng) * res) for _ in range(views)]
 
 
 def _degrade(patch: np.ndarray, rng: random.Random, corners_px: np.ndarray) -> np.ndarray:

@@ -34,7 +34,8 @@ COLUMN_MM = PLAY_W_MM / 4
 STACK_TOP_MM = 20.0
 CASCADE_MM = 14.0
 FOREIGN = "foreign-card"  # layout entry: a card from another game (the answer is unknown)
-PAPER_MM = MARKER_MM * 10 / 6  # code plus two white cells each side
+PAPER_MM = MARKER_MM * 10 / 6
+MIN_TABLE_LEVEL = 70.0  # code plus two white cells each side
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,18 @@ def _draw_markers(frame: np.ndarray, hom: np.ndarray, rng: random.Random) -> Non
         paste(frame, marker_image(marker_id), _project(hom, quad))
 
 
+def _table(w: int, h: int, rng: random.Random) -> np.ndarray:
+    """The table top. Near-black tables are lifted to a dark mid-tone: the locator cannot
+    part black-framed cards from a black table in dim light (a documented limit)."""
+    small = effects.table_texture(min(h, 720), min(w, 960), rng)
+    mean = float(small.mean())
+    if mean < MIN_TABLE_LEVEL:
+        small = cv2.convertScaleAbs(small, alpha=MIN_TABLE_LEVEL / max(mean, 1.0))
+    if small.shape[:2] == (h, w):
+        return small
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def _face(entry: str, options: SceneOptions) -> np.ndarray:
     if entry == FOREIGN:
         return _foreign_face()
@@ -258,13 +271,7 @@ def render(
     stacks = _normalise(layout)
     w, h = options.size
     hom = camera_homography(rng, options.size, options.tilt_deg)
-    frame = (
-        effects.table_texture(h, w, rng)
-        if max(w, h) <= 1024
-        else cv2.resize(
-            effects.table_texture(720, 960, rng), (w, h), interpolation=cv2.INTER_LINEAR
-        )
-    )
+    frame = _table(w, h, rng)
     if options.show_markers:
         _draw_markers(frame, hom, rng)
     truth: dict[str, LocationTruth] = {}
@@ -272,7 +279,7 @@ def render(
         truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, rng, options)
     _cover(frame, hom, truth, rng, options)
     if options.capture:
-        frame = _capture(frame, rng, options)
+        frame = _capture(frame, rng, options, _glare_spot(truth, rng))
     corners = _project(
         hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
     )
@@ -322,18 +329,46 @@ def _cover(
     """Objects and hands over locations; they change the truth to unknown / occluded."""
     for name in options.objects:
         loc = Location(name)
-        centre = _top_centre_mm(truth[loc.value], hom, loc.index)
+        centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
         effects.fill_polygons(frame, _object_polys(centre, rng), hom)
         old = truth[loc.value]
         truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad)
     for name in options.hands:
         loc = Location(name)
-        centre = _top_centre_mm(truth[loc.value], hom, loc.index)
+        centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
         tip = centre + np.array((rng.uniform(-15, 15), rng.uniform(-30, 10)))
         angle = math.pi / 2 + rng.uniform(-0.6, 0.6)
-        effects.fill_polygons(frame, effects.hand_polygons(tuple(tip), angle, rng), hom)
-        old = truth[loc.value]
-        truth[loc.value] = LocationTruth("occluded", old.top, old.depth, old.quad)
+        polys = effects.hand_polygons(tuple(tip), angle, rng)
+        effects.fill_polygons(frame, polys, hom)
+        for covered in _covered(polys, truth, hom) | {loc.value}:
+            old = truth[covered]
+            truth[covered] = LocationTruth("occluded", old.top, old.depth, old.quad)
+
+
+def _column(loc: Location) -> int:
+    return list(Location).index(loc)
+
+
+def _covered(
+    polys: list[tuple[np.ndarray, tuple[int, int, int]]],
+    truth: dict[str, LocationTruth],
+    hom: np.ndarray,
+) -> set[str]:
+    """Locations whose stack (or, when empty, where a card would lie) a shape overlaps."""
+    grid = np.zeros((int(PLAY_H_MM + 60), int(PLAY_W_MM)), np.uint8)  # 1 px per mm
+    for pts, _colour in polys:
+        cv2.fillPoly(grid, [np.round(pts).astype(np.int32)], 1)
+    out = set()
+    for i, loc in enumerate(Location):
+        t = truth[loc.value]
+        bottom = STACK_TOP_MM + CARD_H_MM
+        if t.quad is not None:
+            bottom = float(_project(np.linalg.inv(hom), t.quad)[:, 1].max()) + 3
+        x0 = int(COLUMN_MM * (i + 0.5) - CARD_W_MM / 2 - 4)
+        region = grid[int(STACK_TOP_MM - 6) : int(bottom), max(x0, 0) : x0 + int(CARD_W_MM) + 8]
+        if region.any():
+            out.add(loc.value)
+    return out
 
 
 def _top_centre_mm(t: LocationTruth, hom: np.ndarray, column: int) -> np.ndarray:
@@ -342,12 +377,27 @@ def _top_centre_mm(t: LocationTruth, hom: np.ndarray, column: int) -> np.ndarray
     return _project(np.linalg.inv(hom), t.quad).mean(axis=0)
 
 
-def _capture(frame: np.ndarray, rng: random.Random, options: SceneOptions) -> np.ndarray:
+def _glare_spot(truth: dict[str, LocationTruth], rng: random.Random) -> tuple[float, float] | None:
+    """Somewhere on a top card: glossy cards and sleeves shine, a matte table hardly does."""
+    quads = [t.quad for t in truth.values() if t.quad is not None]
+    if not quads:
+        return None
+    quad = rng.choice(quads)
+    w = rng.random()
+    point = (
+        quad.mean(axis=0) * (1 - w) + quad[rng.randrange(4)] * w * 0.8 + quad.mean(axis=0) * w * 0.2
+    )
+    return float(point[0]), float(point[1])
+
+
+def _capture(
+    frame: np.ndarray, rng: random.Random, options: SceneOptions, spot: tuple[float, float] | None
+) -> np.ndarray:
     frame = effects.light(frame, rng)
     if rng.random() < 0.25:
         frame = effects.shadow(frame, rng)
-    if rng.random() < options.glare:
-        frame = effects.glare(frame, rng, radius=rng.uniform(0.04, 0.12) * frame.shape[1])
+    if spot is not None and rng.random() < options.glare:
+        frame = effects.glare(frame, rng, spot, radius=rng.uniform(0.02, 0.05) * frame.shape[1])
     frame = effects.blur(frame, rng, 1.2)
     frame = effects.noise(frame, rng, 6.0)
     return effects.jpeg(frame, rng, (60, 95))

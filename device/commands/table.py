@@ -1,0 +1,117 @@
+"""``companion table``: scan table frames and print the calibration marker sheet.
+
+    companion table scan FRAME... [--model FILE.onnx] [--json]
+    companion table scan FRAME... --corners "x,y x,y x,y x,y"   # manual calibration
+    companion table scan FRAME... --calibration calib.json
+    companion table markers --out markers.pdf [--paper letter]
+
+``scan --json`` prints one object per frame (the contract)::
+
+    {"frame": "f1.jpg", "elapsed_ms": 9.1,
+     "locations": {"jupiter": {"top": "aja", "confidence": 0.93, "depth": 2,
+                               "state": "card"}, ...}}
+
+``elapsed_ms`` is the scan alone (marker detection included, start-up excluded).
+``state`` (an addition to the contract) is one of empty, card, occluded, face_down,
+unknown. Without ``--corners``/``--calibration`` each frame is calibrated from its
+ArUco markers; a frame without them reads ``unknown`` everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from device.cli import UsageError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    table = sub.add_parser(
+        "table",
+        help="scan table frames; print the marker sheet",
+        description="The camera's view of the table.",
+    )
+    tsub = table.add_subparsers(dest="table_command", metavar="ACTION", required=True)
+    scan = tsub.add_parser("scan", help="read the four locations in camera frames")
+    scan.add_argument("frames", nargs="+", metavar="FRAME", help="image files (BGR/RGB)")
+    scan.add_argument("--model", type=Path, help="classifier .onnx (default: the installed one)")
+    scan.add_argument("--json", action="store_true", help="one JSON object per frame")
+    scan.add_argument("--corners", help="manual play-area corners 'x,y x,y x,y x,y' (TL TR BR BL)")
+    scan.add_argument("--calibration", type=Path, help="calibration JSON (see vision.calibrate)")
+    scan.set_defaults(handler=run_scan)
+    marks = tsub.add_parser("markers", help="write the printable ArUco marker sheet")
+    marks.add_argument("--out", type=Path, required=True, help="FILE.pdf or FILE.png")
+    marks.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    marks.set_defaults(handler=run_markers)
+
+
+def _calibration(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from vision.calibrate import Calibration, parse_corners
+
+    if args.corners and args.calibration:
+        raise UsageError("give --corners or --calibration, not both")
+    if args.corners:
+        return Calibration(parse_corners(args.corners), source="manual")
+    if args.calibration:
+        try:
+            data = json.loads(args.calibration.read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UsageError(f"cannot read calibration {args.calibration}: {exc}") from exc
+        return Calibration.from_dict({**data, "source": "manual"})
+    return None
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.scanner import TableScanner
+
+    calibration = _calibration(args)
+    frames = [Path(f) for f in args.frames]
+    for path in frames:
+        if not path.is_file():
+            raise UsageError(f"frame not found: {path}")
+    scanner = TableScanner(args.model, calibration, redetect_every=1)
+    for path in frames:
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UsageError(f"not an image: {path}")
+        start = time.perf_counter()
+        reading = scanner.scan(frame)
+        elapsed = (time.perf_counter() - start) * 1000
+        _print(path, elapsed, reading, args.json)
+    return 0
+
+
+def _print(path: Path, elapsed_ms: float, reading, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    locations = {
+        name: {
+            "top": r.top,
+            "confidence": round(r.confidence, 4),
+            "depth": r.depth,
+            "state": r.state,
+        }
+        for name, r in reading.locations.items()
+    }
+    if as_json:
+        print(
+            json.dumps(
+                {"frame": str(path), "elapsed_ms": round(elapsed_ms, 2), "locations": locations}
+            ),
+            flush=True,
+        )
+        return
+    print(f"{path}  ({elapsed_ms:.1f} ms)")
+    for name, loc in locations.items():
+        what = loc["top"] or loc["state"]
+        print(f"  {name:<10} {what:<24} depth {loc['depth']}  confidence {loc['confidence']:.2f}")
+
+
+def run_markers(args: argparse.Namespace) -> int:
+    from vision.markers import write
+
+    path = write(args.out, args.paper)
+    print(f"wrote {path} ({args.paper}); print it at 100% scale")
+    return 0

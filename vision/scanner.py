@@ -1,0 +1,131 @@
+"""One frame in, one reading per location out: calibrate → locate → identify.
+
+:class:`TableScanner` keeps only the calibration (and the rectifying view derived from
+it) between frames; every :meth:`~TableScanner.scan` result is pure. ArUco detection is
+slow at 1280×960, so markers are looked for every ``redetect_every`` scans (and on every
+scan until they are first found); a bumped camera recovers at the next look. A manual
+calibration is never replaced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.board import Location
+from vision import calibrate
+from vision.calibrate import Calibration
+from vision.classifier import CardClassifier, Identification
+from vision.locate import Column, View, locate, warp_card
+
+STATES = ("empty", "card", "occluded", "face_down", "unknown")
+
+
+@dataclass(frozen=True, slots=True)
+class LocationReading:
+    """What one frame shows at one location."""
+
+    state: str  # one of STATES
+    top: str | None = None  # card id when state == "card"
+    confidence: float = 0.0
+    depth: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "state": self.state,
+            "top": self.top,
+            "confidence": round(self.confidence, 4),
+            "depth": self.depth,
+        }
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """Per-location readings of one frame, in board order; index by Location or its name."""
+
+    locations: dict[str, LocationReading] = field(default_factory=dict)
+    calibrated: bool = True
+
+    def __getitem__(self, location: Location | str) -> LocationReading:
+        return self.locations[Location(str(location)).value]
+
+    def to_dict(self) -> dict[str, dict[str, object]]:
+        return {name: r.to_dict() for name, r in self.locations.items()}
+
+
+def uncalibrated() -> TableReading:
+    """The reading when the play area is unknown: nothing can be said anywhere."""
+    return TableReading({loc.value: LocationReading("unknown") for loc in Location}, False)
+
+
+def reading(column: Column, ident: Identification | None) -> LocationReading:
+    """Combine the locator's column and the classifier's answer for its top card."""
+    if column.state == "empty":
+        return LocationReading("empty", None, 1.0, 0)
+    if column.state == "occluded" or ident is None:
+        return LocationReading("occluded", None, 0.0, column.depth)
+    if ident.face_down:
+        return LocationReading("face_down", None, ident.confidence, column.depth)
+    if ident.card is None:
+        return LocationReading("unknown", None, ident.confidence, column.depth)
+    return LocationReading("card", ident.card, ident.confidence, column.depth)
+
+
+class TableScanner:
+    """Scan table frames; the classifier and calibration are loaded once."""
+
+    def __init__(
+        self,
+        model_path: Path | str | None = None,
+        calibration: Calibration | None = None,
+        *,
+        redetect_every: int = 50,
+        classifier: CardClassifier | None = None,
+    ) -> None:
+        self.classifier = classifier or CardClassifier(model_path)
+        self.redetect_every = max(1, redetect_every)
+        self._fixed = calibration is not None and calibration.source == "manual"
+        self._view: View | None = View(calibration) if calibration else None
+        self._scans = 0
+
+    @property
+    def calibration(self) -> Calibration | None:
+        return self._view.calibration if self._view else None
+
+    def recalibrate(self, frame: np.ndarray) -> bool:
+        """Look for the markers now; True when found (the calibration is then replaced)."""
+        found = calibrate.detect(frame)
+        if found is not None:
+            self._view = View(found)
+        return found is not None
+
+    def _maybe_recalibrate(self, frame: np.ndarray) -> None:
+        due = self._scans % self.redetect_every == 0
+        if not self._fixed and (self._view is None or due):
+            self.recalibrate(frame)
+        self._scans += 1
+
+    def scan(self, frame: np.ndarray) -> TableReading:
+        """Readings for the four locations in ``frame`` (BGR)."""
+        self._maybe_recalibrate(frame)
+        if self._view is None:
+            return uncalibrated()
+        columns = locate(frame, self._view)
+        stacks = [i for i, c in enumerate(columns) if c.state == "stack"]
+        crops = [self.crop(frame, columns[i]) for i in stacks]
+        idents: list[Identification | None] = [None] * len(columns)
+        for i, ident in zip(stacks, self.classifier.identify(crops), strict=True):
+            idents[i] = ident
+        out = {
+            loc.value: reading(c, ident)
+            for loc, c, ident in zip(Location, columns, idents, strict=True)
+        }
+        return TableReading(out)
+
+    def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
+        """The canonical image of a column's top card, cut straight from the frame."""
+        assert self._view is not None and column.quad_mm is not None
+        quad_px = self._view.calibration.to_pixels(column.quad_mm)
+        return warp_card(frame, quad_px, self.classifier.input_size)

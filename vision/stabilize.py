@@ -1,0 +1,142 @@
+"""Noisy per-frame readings → stable location states and change events.
+
+A new content (state and top card) must be read in at least ``min_frames`` frames over
+``settle_s`` seconds, with no frame of the location occluded in between, before it
+becomes the stable state. ``unknown`` frames carry no information and are skipped. A
+hand that comes and goes changes nothing; a location covered for ``occluded_after_s``
+seconds emits one ``occluded`` change. Depth is noisier than the top card, so a depth
+change alone updates the state silently. Pure logic: time is passed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from statistics import median
+
+from engine.board import Location
+from vision.scanner import LocationReading, TableReading
+
+KINDS = ("added", "removed", "replaced", "occluded", "cleared")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A stable change at one location."""
+
+    kind: str  # one of KINDS
+    location: str
+    old_top: str | None
+    new_top: str | None
+    depth: int
+    old_depth: int
+    t: float
+    state: str = "card"  # the location's new state
+
+
+@dataclass(frozen=True, slots=True)
+class LocationState:
+    """A location's stable state. ``state`` "unknown" until something settles."""
+
+    state: str = "unknown"
+    top: str | None = None
+    depth: int = 0
+    since: float = 0.0
+    history: tuple[str | None, ...] = ()  # tops seen here, oldest first
+
+
+@dataclass
+class _Candidate:
+    key: tuple[str, str | None]
+    since: float
+    depths: list[int] = field(default_factory=list)
+
+
+class Stabilizer:
+    """Hysteresis over :class:`~vision.scanner.TableReading` frames."""
+
+    def __init__(
+        self, settle_s: float = 0.5, min_frames: int = 4, occluded_after_s: float = 5.0
+    ) -> None:
+        self.settle_s, self.min_frames, self.occluded_after_s = (
+            settle_s,
+            min_frames,
+            occluded_after_s,
+        )
+        self._stable = {loc.value: LocationState() for loc in Location}
+        self._candidate: dict[str, _Candidate | None] = dict.fromkeys(self._stable)
+        self._covered: dict[str, float | None] = dict.fromkeys(self._stable)
+        self._reported: dict[str, bool] = dict.fromkeys(self._stable, False)
+
+    @property
+    def state(self) -> dict[str, LocationState]:
+        """The stable state of every location (a copy)."""
+        return dict(self._stable)
+
+    def update(self, reading: TableReading, t: float) -> list[Change]:
+        """Feed one frame's reading taken at ``t`` seconds; returns the changes it settles."""
+        changes = []
+        for loc in Location:
+            change = self._update_one(loc.value, reading.locations.get(loc.value), t)
+            if change is not None:
+                changes.append(change)
+        return changes
+
+    def _update_one(self, name: str, r: LocationReading | None, t: float) -> Change | None:
+        if r is None or r.state == "unknown":
+            return None
+        if r.state == "occluded":
+            return self._occluded(name, t)
+        self._covered[name], self._reported[name] = None, False
+        key = (r.state, r.top)
+        cand = self._candidate[name]
+        if cand is None or cand.key != key:
+            cand = self._candidate[name] = _Candidate(key, t)
+        cand.depths.append(r.depth)
+        if len(cand.depths) >= self.min_frames and t - cand.since >= self.settle_s:
+            return self._commit(name, cand, t)
+        return None
+
+    def _occluded(self, name: str, t: float) -> Change | None:
+        self._candidate[name] = None  # the table is not still: start settling afresh
+        since = self._covered[name]
+        if since is None:
+            self._covered[name] = t
+            return None
+        old = self._stable[name]
+        if self._reported[name] or t - since < self.occluded_after_s:
+            return None
+        self._reported[name] = True
+        return Change("occluded", name, old.top, old.top, old.depth, old.depth, t, "occluded")
+
+    def _commit(self, name: str, cand: _Candidate, t: float) -> Change | None:
+        old = self._stable[name]
+        state, top = cand.key
+        depth = int(median(cand.depths[-self.min_frames * 3 :]))
+        if (state, top) == (old.state, old.top):
+            self._stable[name] = replace(old, depth=depth)  # depth drift alone: no event
+            return None
+        kind = _kind(old, state, top, depth)
+        history = _history(old.history, kind, top)
+        self._stable[name] = LocationState(state, top, depth, t, history)
+        return Change(kind, name, old.top, top, depth, old.depth, t, state)
+
+
+def _kind(old: LocationState, state: str, top: str | None, depth: int) -> str:
+    """Name the change from ``old`` to the newly settled (state, top, depth)."""
+    if state == "empty":
+        return "cleared"
+    if old.state in ("unknown", "empty"):
+        return "added"
+    if (len(old.history) >= 2 and old.history[-2] == top) or depth < old.depth:
+        return "removed"
+    return "added" if depth > old.depth else "replaced"
+
+
+def _history(history: tuple[str | None, ...], kind: str, top: str | None) -> tuple[str | None, ...]:
+    if kind == "cleared":
+        return ()
+    if kind == "removed":
+        return (*history[:-1],) if history[-2:-1] == (top,) else (*history[:-1], top)
+    if kind == "replaced":
+        return (*history[:-1], top)
+    return (*history, top)
