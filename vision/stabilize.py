@@ -115,6 +115,9 @@ class Stabilizer:
         if (state, top) == (old.state, old.top):
             self._stable[name] = replace(old, depth=depth)  # depth drift alone: no event
             return None
+        if old.state == "unknown" and state == "empty":
+            self._stable[name] = LocationState(state, top, depth, t)  # nothing was there
+            return None
         kind = _kind(old, state, top, depth)
         history = _history(old.history, kind, top)
         self._stable[name] = LocationState(state, top, depth, t, history)

@@ -1,0 +1,124 @@
+"""The stabiliser: hands and flicker make no events; one deploy makes exactly one."""
+
+from __future__ import annotations
+
+from vision.scanner import LocationReading, TableReading
+from vision.stabilize import Stabilizer
+
+FPS = 10
+
+
+def table(**locs: LocationReading) -> TableReading:
+    base = {name: LocationReading("empty") for name in ("jupiter", "mars", "luna", "institute")}
+    return TableReading({**base, **locs})
+
+
+def card(top: str, depth: int = 1) -> LocationReading:
+    return LocationReading("card", top, 0.9, depth)
+
+
+HAND = LocationReading("occluded")
+
+
+def feed(stab: Stabilizer, frames: list[TableReading], start: float = 0.0) -> list:
+    events = []
+    for i, frame in enumerate(frames):
+        events += stab.update(frame, start + i / FPS)
+    return events
+
+
+def settled(stab: Stabilizer, frame: TableReading, seconds: float = 1.0) -> float:
+    """Feed a still table for ``seconds``; returns the time reached."""
+    feed(stab, [frame] * int(seconds * FPS))
+    return seconds
+
+
+def test_first_still_table_settles_to_added_events() -> None:
+    stab = Stabilizer()
+    events = feed(stab, [table(mars=card("aja"))] * 10)
+    assert [(e.kind, e.location, e.new_top) for e in events] == [("added", "mars", "aja")]
+    assert stab.state["mars"].top == "aja" and stab.state["jupiter"].state == "empty"
+
+
+def test_hand_in_hand_out_makes_no_event() -> None:
+    stab = Stabilizer()
+    still = table(mars=card("aja"))
+    t = settled(stab, still)
+    frames = [table(mars=HAND, luna=HAND)] * 15 + [still] * 20
+    assert feed(stab, frames, start=t) == []
+
+
+def test_single_frame_flicker_makes_no_event() -> None:
+    stab = Stabilizer()
+    still = table(mars=card("aja"))
+    t = settled(stab, still)
+    frames = [still] * 5 + [table(mars=card("sevro"))] + [still] * 5
+    frames += [table(mars=LocationReading("empty"))] * 2 + [still] * 10
+    assert feed(stab, frames, start=t) == []
+
+
+def test_unknown_frames_carry_no_information() -> None:
+    stab = Stabilizer()
+    still = table(mars=card("aja"))
+    t = settled(stab, still)
+    noisy = [table(mars=LocationReading("unknown", None, 0.2, 1)), still] * 10
+    assert feed(stab, noisy, start=t) == []
+
+
+def test_one_deploy_is_exactly_one_event_within_a_second() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("aja")))
+    deploy = [table(mars=HAND)] * 8 + [table(mars=card("sevro", 2))] * 30
+    events = []
+    for i, frame in enumerate(deploy):
+        for event in stab.update(frame, t + i / FPS):
+            events.append((event, i))
+    assert len(events) == 1
+    event, frame_index = events[0]
+    assert (event.kind, event.old_top, event.new_top, event.depth) == ("added", "aja", "sevro", 2)
+    still_from = 8
+    assert (frame_index - still_from) / FPS <= 1.0
+
+
+def test_removing_the_top_card_reveals_the_one_below() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("aja")))
+    t += settled(stab, table(mars=card("sevro", 2)))
+    events = feed(stab, [table(mars=card("aja", 1))] * 10, start=t)
+    assert [(e.kind, e.new_top) for e in events] == [("removed", "aja")]
+
+
+def test_clearing_a_location() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(luna=card("eo")))
+    events = feed(stab, [table()] * 10, start=t)
+    assert [(e.kind, e.location, e.old_top) for e in events] == [("cleared", "luna", "eo")]
+
+
+def test_replacing_at_the_same_depth() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(luna=card("eo", 2)))
+    events = feed(stab, [table(luna=card("aja", 2))] * 10, start=t)
+    assert [e.kind for e in events] == ["replaced"]
+
+
+def test_a_long_cover_reports_occluded_once_and_nothing_when_it_lifts() -> None:
+    stab = Stabilizer(occluded_after_s=2.0)
+    still = table(institute=card("eo"))
+    t = settled(stab, still)
+    events = feed(stab, [table(institute=HAND)] * 40 + [still] * 20, start=t)
+    assert [(e.kind, e.location) for e in events] == [("occluded", "institute")]
+
+
+def test_face_down_card_on_top() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(jupiter=card("aja")))
+    events = feed(stab, [table(jupiter=LocationReading("face_down", None, 0.8, 2))] * 10, start=t)
+    assert [(e.kind, e.new_top, e.state) for e in events] == [("added", None, "face_down")]
+
+
+def test_depth_jitter_alone_is_silent() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("aja", 3)))
+    frames = [table(mars=card("aja", d)) for d in (3, 4, 3, 2, 3, 4, 4, 3, 3, 3)] * 2
+    assert feed(stab, frames, start=t) == []
