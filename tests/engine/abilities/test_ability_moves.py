@@ -1,0 +1,211 @@
+"""Abilities that move cards; a move is never a deploy."""
+
+from __future__ import annotations
+
+from abilities_support import (
+    I,
+    J,
+    L,
+    M,
+    at,
+    gain_is_next,
+    hand,
+    lead,
+    pick,
+    play,
+    stack,
+    table,
+    tokens,
+    turn_of,
+    values,
+)
+
+from engine.events import Choose, Decline, GainFrom
+
+
+def _push_off(card: str, below: str, reward: tuple[int, int, int]) -> None:
+    """Deployed on a matching card: it moves to another location and the reward comes."""
+    game = table([[card], ["judge"]], [["deanna", below], [], [], []])
+    lead(game, card, J)
+    assert at(J) not in game.legal_actions()
+    play(game, at(L))
+    assert stack(game, J) == ["deanna", card] and stack(game, L) == [below]
+    assert tokens(game) == reward
+    assert not any(c.kind == "deploy" and c.card == below for c in game.state.changes)
+    other = table([[card], ["judge"]], [["deanna"], [], [], []])
+    lead(other, card, J)  # on a Red: nothing happens
+    assert stack(other, J) == ["deanna", card] and tokens(other) == (0, 0, 0)
+
+
+def test_artisan_chef_moves_a_gold_off_and_places_influence() -> None:
+    _push_off("artisan-chef", "lorn", (0, 1, 0))
+
+
+def test_gardener_moves_a_violet_or_pink_off_and_gains_helium() -> None:
+    _push_off("gardener", "zanzibar", (1, 0, 0))
+
+
+def test_janitor_moves_a_green_yellow_or_blue_off_and_advances() -> None:
+    _push_off("janitor", "pelus", (0, 0, 1))
+
+
+def test_mess_hall_cook_moves_a_gray_or_orange_off_and_advances() -> None:
+    _push_off("mess-hall-cook", "trigg", (0, 0, 1))
+
+
+def test_nanny_moves_a_silver_white_or_copper_off_and_gains_helium() -> None:
+    _push_off("nanny", "lawyer", (1, 0, 0))
+
+
+def _pull_under(card: str, wanted: str) -> None:
+    """A matching card from any location goes directly under the Gray; gaining it ends."""
+    game = table([[card], ["judge"]], [["lorn"], ["deanna", wanted, "eo"], [], []])
+    lead(game, card, J)
+    play(game, pick(wanted, M, 1))
+    assert stack(game, J) == ["lorn", wanted, card] and stack(game, M) == ["deanna", "eo"]
+    play(game, Choose("gain"))
+    assert hand(game) == (wanted,) and turn_of(game) == 1
+    kept = table([[card], ["judge"]], [["lorn"], ["deanna", wanted, "eo"], [], []])
+    lead(kept, card, J)
+    play(kept, pick(wanted, M, 1), Decline())
+    assert stack(kept, J) == ["lorn", wanted, card] and gain_is_next(kept)
+    none = table([[card], ["judge"]], [["helga" if wanted != "helga" else "lorn"], [], [], []])
+    lead(none, card, J)
+    assert gain_is_next(none)
+
+
+def test_bridge_pulls_a_pink_or_violet_under_itself() -> None:
+    _pull_under("bridge", "zanzibar")
+
+
+def test_colonel_valentin_pulls_a_gold_under_itself() -> None:
+    game = table([["colonel-valentin"], ["judge"]], [["aja", "lorn"], [], [], []])
+    lead(game, "colonel-valentin", J)  # from this very location, past the card between
+    play(game, pick("aja", J, 0))
+    assert stack(game, J) == ["lorn", "aja", "colonel-valentin"]
+    _pull_under("colonel-valentin", "aja")
+
+
+def test_danto_pulls_a_copper_or_white_under_itself() -> None:
+    _pull_under("danto", "lawyer")
+
+
+def test_holiday_pulls_an_orange_or_blue_under_itself() -> None:
+    _pull_under("holiday", "pelus")
+
+
+def test_sun_hwa_pulls_an_obsidian_or_green_under_itself() -> None:
+    _pull_under("sun-hwa", "helga")
+
+
+def test_trigg_pulls_a_gray_or_yellow_under_itself() -> None:
+    _pull_under("trigg", "pathologist")
+
+
+def test_ugly_dan_pulls_a_red_or_brown_under_itself() -> None:
+    _pull_under("ugly-dan", "nanny")
+
+
+def test_matteo_moves_another_card_here_and_a_pink_earns_influence() -> None:
+    game = table([["matteo"], ["judge"]], [["evey", "lorn"], [], [], []])
+    lead(game, "matteo", J)
+    assert values(game) == {"evey", "lorn"}
+    play(game, pick("evey", J, 0), at(I))
+    assert stack(game, I) == ["evey"] and tokens(game) == (0, 1, 0)
+    plain = table([["matteo"], ["judge"]], [["lorn"], [], [], []])
+    lead(plain, "matteo", J)
+    play(plain, at(M))  # the only other card is taken at once
+    assert stack(plain, M) == ["lorn"] and tokens(plain) == (0, 0, 0)
+    alone = table([["matteo"], ["judge"]])
+    lead(alone, "matteo", J)
+    assert gain_is_next(alone)
+
+
+def test_garden_trained_rose_moves_the_card_under_and_a_silver_earns_helium() -> None:
+    game = table([["garden-trained-rose"], ["judge"]], [["lorn", "ceo"], [], [], []])
+    lead(game, "garden-trained-rose", J)
+    play(game, at(M))
+    assert stack(game, M) == ["ceo"] and tokens(game) == (1, 0, 0)
+    alone = table([["garden-trained-rose"], ["judge"]])
+    lead(alone, "garden-trained-rose", J)
+    assert gain_is_next(alone)
+
+
+def test_musician_moves_a_card_with_an_even_core_value() -> None:
+    game = table([["musician"], ["judge"]], [["lorn", "deanna"], [], [], []])
+    lead(game, "musician", J)
+    assert values(game) == {"lorn", "musician"}  # 20 and 8; Deanna's 9 is odd
+    play(game, pick("musician", J, 2), at(L))  # it may move itself
+    # Moved by its own ability, it still counts as deployed to Jupiter: no gain there.
+    assert stack(game, L) == ["musician"] and GainFrom(J) not in game.legal_actions()
+
+
+def test_zanzibar_moves_a_card_with_an_odd_core_value() -> None:
+    game = table([["zanzibar"], ["judge"]], [["lorn", "deanna"], [], [], []])
+    lead(game, "zanzibar", J)
+    assert values(game) == {"deanna", "zanzibar"}
+    play(game, pick("deanna", J, 1), at(M))
+    assert stack(game, J) == ["lorn", "zanzibar"] and stack(game, M) == ["deanna"]
+
+
+def test_4d_painter_moves_a_card_where_its_color_is_absent() -> None:
+    game = table([["4d-painter"], ["judge"]],
+                 [["deanna"], ["eo"], ["lorn"], ["zanzibar"]])
+    lead(game, "4d-painter", J)
+    assert values(game) == {"deanna", "4d-painter"}
+    play(game, pick("deanna", J, 0))
+    assert values(game) == {"luna", "institute"}  # Mars holds a Red already
+    play(game, at(L))
+    assert stack(game, L) == ["lorn", "deanna"]
+    blocked = table([["4d-painter"], ["judge"]], [[], ["zanzibar"], ["musician"], ["vlogger"]])
+    lead(blocked, "4d-painter", J)  # a Violet everywhere else; no other card here
+    assert gain_is_next(blocked)
+
+
+def test_masseuse_moves_a_top_card_and_takes_its_old_location_bonus() -> None:
+    game = table([["masseuse"], ["judge"]], [[], ["deanna"], [], ["lorn"]])
+    lead(game, "masseuse", J)
+    assert values(game) == {"mars", "institute"}
+    play(game, at(I))
+    assert at(I) not in game.legal_actions()  # to a different location
+    play(game, at(J))
+    assert stack(game, J) == ["masseuse", "lorn"] and tokens(game) == (0, 1, 0)
+    empty = table([["masseuse"], ["judge"]])
+    lead(empty, "masseuse", J)
+    assert gain_is_next(empty)
+
+
+def test_the_telemanuses_move_every_card_below_in_order() -> None:
+    game = table([["the-telemanuses"], ["judge"]], [["deanna", "lorn"], [], ["eo"], []])
+    lead(game, "the-telemanuses", J)
+    play(game, at(L))
+    assert stack(game, J) == ["the-telemanuses"] and stack(game, L) == ["eo", "deanna", "lorn"]
+    alone = table([["the-telemanuses"], ["judge"]])
+    lead(alone, "the-telemanuses", J)
+    assert gain_is_next(alone)
+
+
+def test_theodora_may_pull_the_bottom_card_up_and_gain_a_gold_or_red() -> None:
+    game = table([["theodora"], ["judge"]], [["lorn", "pelus"], [], [], []])
+    lead(game, "theodora", J)
+    play(game, at(J))
+    assert hand(game) == ("lorn",) and stack(game, J) == ["pelus", "theodora"]
+    assert turn_of(game) == 1
+    blue = table([["theodora"], ["judge"]], [["pelus", "lorn"], [], [], []])
+    lead(blue, "theodora", J)
+    play(blue, at(J))
+    assert stack(blue, J) == ["lorn", "theodora", "pelus"] and gain_is_next(blue)
+    declined = table([["theodora"], ["judge"]], [["lorn"], [], [], []])
+    lead(declined, "theodora", J)
+    play(declined, Decline())
+    assert stack(declined, J) == ["lorn", "theodora"]
+
+
+def test_conversationalist_takes_a_top_card_under_itself_and_gains_a_white() -> None:
+    game = table([["conversationalist"], ["judge"]], [["lorn"], ["martyr"], ["eo"], []])
+    lead(game, "conversationalist", J)
+    play(game, pick("martyr", M, 0))
+    assert hand(game) == ("martyr",) and stack(game, J) == ["lorn", "conversationalist"]
+    red = table([["conversationalist"], ["judge"]], [[], ["eo"], [], []])
+    lead(red, "conversationalist", J)
+    assert stack(red, J) == ["eo", "conversationalist"] and hand(red) == ()
