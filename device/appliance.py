@@ -288,7 +288,6 @@ class Appliance:
 
     def _warn(self, kind: str, message: str) -> None:
         log.warning(message)
-        self._say(message)
         self.service.submit(Notice(kind, message))
 
     def _say(self, text: str) -> None:

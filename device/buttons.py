@@ -9,10 +9,12 @@ that do not debounce themselves. What a press *means* is decided by the service.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from device.controls import BUTTONS
@@ -24,6 +26,17 @@ HELD = ("undo",)  # buttons that act on a long press only
 
 class GPIOError(RuntimeError):
     """No usable GPIO (not a Raspberry Pi, or no access to /dev/gpiochip*)."""
+
+
+@contextlib.contextmanager
+def quiet_fallbacks() -> Iterator[None]:
+    """Hide gpiozero's warnings as it tries one pin driver after another (expected off a
+    Pi; the final failure says what matters)."""
+    from gpiozero.exc import PinFactoryFallback
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PinFactoryFallback)
+        yield
 
 
 class Buttons:
@@ -45,8 +58,9 @@ class Buttons:
         self._lock = threading.Lock()  # gpiozero calls back from its own threads
         self.devices: dict[str, Any] = {}
         try:
-            for name, pin in pins.items():
-                self.devices[name] = self._make(Button, name, pin, undo_hold, pin_factory)
+            with quiet_fallbacks():
+                for name, pin in pins.items():
+                    self.devices[name] = self._make(Button, name, pin, undo_hold, pin_factory)
         except (BadPinFactory, GPIOZeroError, OSError) as exc:
             self.close()
             raise GPIOError(f"cannot use GPIO for the buttons: {exc}") from exc

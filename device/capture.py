@@ -126,11 +126,13 @@ class CaptureLoop:
 
     def _lost(self, exc: Exception) -> None:
         delay = self.backoff.next()
-        message = f"camera lost: {exc}; retrying every {self.backoff.high:g} s at most"
-        if self.connected or not self.last_error:
-            self.report("camera-lost", message)
+        if self.connected or not self.last_error:  # newly lost: say so once
+            self.report("camera-lost", f"camera lost: {exc}; retrying every "
+                        f"{self.backoff.high:g} s at most")
+            log.warning("camera lost: %s (retrying with backoff)", exc)
+        else:
+            log.debug("camera still missing: %s (next try in %.1f s)", exc, delay)
         self.connected, self.last_error = False, str(exc)
-        log.warning("%s (next try in %.1f s)", exc, delay)
         self._stop.wait(delay)
 
     def _back(self) -> None:

@@ -63,7 +63,10 @@ class StatusLED:
     def __init__(self, pin: int, *, pin_factory: Any = None) -> None:
         from gpiozero import LED
 
-        self.led = LED(pin, pin_factory=pin_factory)
+        from device.buttons import quiet_fallbacks
+
+        with quiet_fallbacks():
+            self.led = LED(pin, pin_factory=pin_factory)
 
     def show(self, mode: str) -> None:
         if mode in BLINKS:

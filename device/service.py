@@ -170,7 +170,7 @@ class Service:
         try:
             events = journal.events()
             game = Game.replay(events, rng=self.rng)
-        except ValueError as exc:
+        except Exception as exc:  # never a crash loop at boot: keep the log, start afresh
             log.error("journal: cannot rebuild game %s: %s", journal.game_id, exc)
             self.restored = f"could not rebuild the saved game: {exc}"
             journal.begin([])

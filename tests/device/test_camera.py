@@ -173,12 +173,11 @@ def test_backoff_doubles_to_its_ceiling_and_resets() -> None:
 def test_the_loop_survives_a_camera_that_disappears_and_comes_back(tmp_path: Path) -> None:
     video = tmp_path / "usb.avi"  # not there yet: the "camera" is unplugged
     reports: list[tuple[str, str]] = []
-    back, frames = threading.Event(), threading.Event()
+    lost, back, frames = threading.Event(), threading.Event(), threading.Event()
 
     def report(kind: str, message: str) -> None:
         reports.append((kind, message))
-        if kind == "camera-back":
-            back.set()
+        (back if kind == "camera-back" else lost).set()
 
     def on_frame(frame: np.ndarray, t: float) -> None:
         frames.set()
@@ -187,6 +186,7 @@ def test_the_loop_survives_a_camera_that_disappears_and_comes_back(tmp_path: Pat
                        retry=(0.01, 0.05), report=report)
     loop.start()
     try:
+        assert lost.wait(5)
         write_video(tmp_path / "staging.avi").rename(video)  # plugged in
         assert back.wait(5) and frames.wait(5)
         assert loop.is_healthy(stale_after=5)
