@@ -1,0 +1,159 @@
+"""Replaying games through the companion: scripted ones, and recorded game folders.
+
+:func:`replay_script` feeds a :class:`~device.script.Script` (a whole game the bots
+played) through the tracker and the engine, as a camera and the buttons would perceive
+it, with an :class:`~device.script.Oracle` standing in for the people at the table, and
+checks the result against the truth: the tokens after every turn, the turn the end was
+triggered, the final scores. ``perceive`` turns each layout into a camera view: the
+default is a perfect camera; the vision pipeline plugs in here (frames rendered by the
+scene generator, scanned and stabilised).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from device.script import Moment, Oracle, Script, view_of_layout
+from device.tracker import Follow, View
+from engine.endgame import final_table
+from engine.game import Game
+from engine.scoring import score
+from engine.state import GameState, Phase
+
+Perceive = Callable[[Moment], "View | None"]
+TokenRow = tuple[tuple[int, int, int], ...]  # per player: helium, influence, fleet
+
+
+@dataclass
+class Report:
+    """How the companion did on one game, compared with the truth."""
+
+    truth_turns: list[tuple[TokenRow, int | None]] = field(default_factory=list)
+    tracked_turns: list[tuple[TokenRow, int | None]] = field(default_factory=list)
+    truth_trigger: tuple[int, int] | None = None
+    tracked_trigger: tuple[int, int] | None = None
+    truth_scores: tuple[int, ...] = ()
+    tracked_scores: tuple[int, ...] = ()
+    turns: int = 0
+    moves: int = 0  # events played by people's actions (not setup, not chance)
+    inferred: int = 0  # of those, inferred from the camera without a question
+    asked: int = 0  # settled by answering a tracker question
+    table: int = 0  # answered on the phone or by a button
+    questions: int = 0
+    corrections: int = 0  # answers that corrected the table (must be 0 for a clean game)
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def matches(self) -> bool:
+        return not self.problems
+
+    @property
+    def inferred_share(self) -> float:
+        return self.inferred / self.moves if self.moves else 1.0
+
+
+def perfect_camera(moment: Moment) -> View | None:
+    """A camera that sees every layout exactly."""
+    return view_of_layout(moment.layout) if moment.layout is not None else None
+
+
+def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report:
+    """Run a scripted game through tracker and engine; compare with the truth."""
+    started = time.perf_counter()
+    follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()))
+    oracle = Oracle(script)
+    report = Report()
+    for moment in script.moments:
+        oracle.advance(moment.truth_len)
+        _settle(follow, oracle, moment.truth_len, report)
+        if moment.button is not None:
+            follow.on_button(moment.button)
+        view = perceive(moment)
+        if view is not None:
+            follow.on_view(view)
+        _settle(follow, oracle, moment.truth_len, report)
+    oracle.advance(len(script.truth))
+    _settle(follow, oracle, len(script.truth), report)
+    report.seconds = time.perf_counter() - started
+    _compare(script, follow, oracle, report)
+    return report
+
+
+def _settle(follow: Follow, oracle: Oracle, truth_len: int, report: Report) -> None:
+    """Let the table answer open questions and decisions only it can answer."""
+    for _ in range(200):
+        question = follow.tracker.question
+        if question is not None:
+            anchor = follow.game.states[follow.tracker.anchor]
+            index = oracle.answer(follow.game, question, anchor, truth_len)
+            if not question.readings[index].from_anchor and question.readings[index].events:
+                report.corrections += 1
+            follow.on_answer(index)
+            continue
+        event = oracle.decide(follow.game)
+        if event is None:
+            return
+        follow.on_event(event)
+    raise RuntimeError(f"the table kept answering: {follow.game.state.fen()}")
+
+
+def _compare(script: Script, follow: Follow, oracle: Oracle, report: Report) -> None:
+    truth, tracked = oracle.states[-1], follow.game.state
+    report.truth_turns = turn_rows(oracle.states)
+    report.tracked_turns = turn_rows(follow.game.states)
+    report.truth_trigger = _trigger(truth)
+    report.tracked_trigger = _trigger(tracked)
+    report.turns = sum(p.turns for p in truth.players)
+    report.questions = follow.questions
+    report.inferred = follow.count("camera")
+    report.asked = follow.count("asked")
+    report.table = follow.count("table")
+    report.moves = report.inferred + report.asked + report.table
+    if tracked.phase is not Phase.OVER:
+        report.problems.append(f"the tracked game did not end: {tracked.fen()}")
+    else:
+        report.truth_scores = _totals(truth)
+        report.tracked_scores = _totals(tracked)
+    if report.truth_turns != report.tracked_turns:
+        report.problems.append(_first_difference(report))
+    if report.truth_trigger != report.tracked_trigger:
+        report.problems.append(
+            f"end triggered at {report.tracked_trigger}, truth {report.truth_trigger}")
+    if report.truth_scores != report.tracked_scores:
+        report.problems.append(
+            f"scores {report.tracked_scores}, truth {report.truth_scores}")
+    if report.corrections:
+        report.problems.append(f"{report.corrections} corrections were needed")
+
+
+def turn_rows(states: list[GameState]) -> list[tuple[TokenRow, int | None]]:
+    """Everyone's tokens and the Sovereign's holder after every completed turn."""
+    rows = []
+    done = 0
+    for state in states:
+        turns = sum(p.turns for p in state.players)
+        if turns > done:
+            done = turns
+            rows.append((tuple((p.helium, p.influence, p.fleet) for p in state.players),
+                         state.sovereign))
+    return rows
+
+
+def _trigger(state: GameState) -> tuple[int, int] | None:
+    return (state.trigger.player, state.trigger.turn) if state.trigger else None
+
+
+def _totals(state: GameState) -> tuple[int, ...]:
+    return tuple(p.total for p in score(final_table(state)).players)
+
+
+def _first_difference(report: Report) -> str:
+    for i, (mine, real) in enumerate(zip(report.tracked_turns, report.truth_turns,
+                                         strict=False)):
+        if mine != real:
+            return f"after turn {i + 1} the tokens are {mine}, truth {real}"
+    return (f"{len(report.tracked_turns)} turns tracked, "
+            f"truth {len(report.truth_turns)}")

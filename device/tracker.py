@@ -1,0 +1,626 @@
+"""The tracker: what the camera sees and the buttons say, turned into game events.
+
+Pure logic (no I/O, no clock). The camera reports a stable :data:`View` of the four
+locations (depth and identified top card of each); buttons report presses. The tracker
+asks the engine itself which sequence of legal answers, from the last settled point,
+would leave the table looking like that: it searches the pending decisions' options
+(shortest explanations first), filling in the card names only the camera can give.
+
+* exactly one shortest explanation → its events are played (and shown, and undoable);
+* several → a :class:`Question` for the phone with each reading as an option;
+* none → a :class:`Question` with the nearest readings, "the camera is wrong" and
+  "the table is as the camera sees it" (corrections), never a silent guess.
+
+Later evidence can overturn an earlier reading within the same turn (a card put on
+Mars followed by NEXT was a Scout, not a Lead), so a :class:`Verdict` says how many of
+the tracker's own events to undo before playing the new ones. Die rolls and answers
+given on the phone or by a button settle the past: the tracker never revises them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from engine.board import LOCATIONS, Location
+from engine.decisions import Decision, Kind
+from engine.errors import IllegalActionError
+from engine.events import (
+    Choose,
+    Decline,
+    DrawFromDeck,
+    Event,
+    GainFrom,
+    Lead,
+    Place,
+    Scout,
+    SetLocation,
+)
+from engine.game import Game
+from engine.rules import apply
+from engine.state import GameState, Phase
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The camera's stable view of one location."""
+
+    depth: int
+    top: str | None = None  # the identified top card; None when not identified
+    face_down: bool = False
+
+
+View = tuple[Seen, Seen, Seen, Seen]
+
+
+class Button(StrEnum):
+    """The companion's buttons (also on the keyboard and the page)."""
+
+    DIE = "die"
+    NEXT = "next"
+    AUTOMA = "automa"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to explain what was seen: the events, and a sentence for the phone."""
+
+    events: tuple[Event, ...]
+    text: str
+    # True: the events replay the turn from the tracker's last settled point;
+    # False: they apply to the table as it is now (ignore the camera, or correct it).
+    from_anchor: bool = True
+
+
+@dataclass(frozen=True)
+class Question:
+    """Something only the table can settle; each option is a reading to play."""
+
+    prompt: str
+    readings: tuple[Reading, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What to do: undo this many of the tracker's own events, then play these."""
+
+    undo: int = 0
+    play: tuple[Event, ...] = ()
+    question: Question | None = None
+    text: str = ""
+
+
+def view_of(state: GameState) -> View:
+    """What a perfect camera would see on the table in ``state``."""
+    seen = []
+    for loc in LOCATIONS:
+        stack = state.stack_at(loc)
+        top = stack[-1] if stack else None
+        seen.append(Seen(len(stack), top.card if top and not top.face_down else None,
+                         bool(top and top.face_down)))
+    return (seen[0], seen[1], seen[2], seen[3])
+
+
+def mismatch(state: GameState, view: View) -> int:
+    """How far the engine's table is from the camera's view (0 = they agree)."""
+    total = 0
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        stack = state.stack_at(loc)
+        total += abs(len(stack) - seen.depth)
+        if stack and seen.depth == len(stack):
+            top = stack[-1]
+            named = seen.top is not None and top.card is not None
+            if top.face_down != seen.face_down or (named and top.card != seen.top):
+                total += 1
+    return total
+
+
+
+@dataclass
+class Tracker:
+    """Infers the table's moves; keeps what it played since the last settled point."""
+
+    max_depth: int = 4
+    budget: int = 1500  # engine applications per search, at most
+    anchor: int = 0  # log length of the last settled point
+    played: list[Event] = field(default_factory=list)  # own events since the anchor
+    # What was seen and pressed since the anchor, in order: explanations must pass
+    # through every view in turn (the order of two moves matters, not only the result).
+    evidence: list[View | Button] = field(default_factory=list)
+    question: Question | None = None
+    _settle_after: bool = False  # the next applied verdict closes the evidence
+
+    # --- inputs -------------------------------------------------------------------
+
+    def settle(self, log_length: int) -> None:
+        """Everything up to here is final (a roll, a phone answer, a new turn)."""
+        self.anchor = log_length
+        self.played = []
+        self.evidence = []
+        self.question = None
+
+    def observe(self, game: Game, view: View) -> Verdict:
+        """A new stable view: explain it from the anchor."""
+        self._resync(game)
+        if self.evidence and self.evidence[-1] == view:
+            return Verdict()
+        self.evidence.append(view)
+        return self._explain(game.states, view)
+
+    def press(self, game: Game, button: Button, view: View) -> Verdict:
+        """A button was pressed: it is evidence too (DIE = took the deck, NEXT = done)."""
+        self._resync(game)
+        self.evidence.append(button)
+        return self._explain(game.states, view)
+
+    def answer(self, game: Game, index: int) -> Verdict:
+        """The table picked reading ``index`` of the open question."""
+        question = self.question
+        if question is None or not 0 <= index < len(question.readings):
+            raise IllegalActionError("no such answer to the open question", rule="tracker")
+        self._resync(game)
+        reading = question.readings[index]
+        self.question = None
+        if reading.from_anchor:
+            return replace(self._verdict_for(reading.events), text=reading.text)
+        self._settle_after = True
+        return Verdict(play=reading.events, text=reading.text)
+
+    def applied(self, game: Game, verdict: Verdict) -> None:
+        """The service applied ``verdict`` (chance may have followed): move the anchor."""
+        if self._settle_after:
+            self._settle_after = False
+            self.settle(len(game.log))
+            return
+        if verdict.undo:
+            del self.played[len(self.played) - verdict.undo:]
+        self.played.extend(verdict.play)
+        self._rebase(game)
+
+    def _rebase(self, game: Game) -> None:
+        """Settle at the latest die roll or turn start: the past before it is final."""
+        states = game.states
+        for length in range(len(game.log), self.anchor, -1):
+            before = states[length - 1].pending
+            after = states[length].pending
+            rolled = before is not None and before.is_chance
+            turn_start = after is not None and after.kind is Kind.TURN
+            if rolled or turn_start or states[length].phase is not Phase.PLAYING:
+                mine = [e for e in game.log[length:]]
+                evidence = self.evidence[-1:] if mine else []
+                self.settle(length)
+                self.played, self.evidence = mine, list(evidence)
+                return
+
+    def _resync(self, game: Game) -> None:
+        """Events the tracker did not play (phone, buttons) settle the past.
+
+        The latest view stays: it is still what the table looks like, and the new
+        position may now explain it.
+        """
+        if self.anchor + len(self.played) != len(game.log):
+            views = [e for e in self.evidence if not isinstance(e, Button)]
+            self.settle(len(game.log))
+            self.evidence = views[-1:]
+
+    def recheck(self, game: Game) -> Verdict:
+        """Explain the latest view again (after the table answered something)."""
+        self._resync(game)
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        if not views:
+            return Verdict()
+        return self._explain(game.states, views[-1])
+
+    # --- explaining ---------------------------------------------------------------
+
+    def _explain(self, states: Sequence[GameState], view: View) -> Verdict:
+        start = states[self.anchor]
+        readings, nearest = self.search(start, tuple(self.evidence))
+        if len(readings) == 1 or _same_outcome(start, readings):
+            return self._verdict_for(readings[0])
+        if readings:
+            return self._ask(start, readings)
+        if mismatch(states[-1], view) == 0 and all(isinstance(e, tuple) for e in self.evidence):
+            return Verdict()
+        # Nothing passes through every view in turn. Perhaps a view in between was a
+        # slip (a card put on the wrong stack, then moved): offer what explains the last.
+        final, _ = self.search(start, (view,))
+        self.question = self._unexplained(states[-1], start, view, final or nearest)
+        return Verdict(question=self.question, text=self.question.prompt)
+
+    def _ask(self, start: GameState, readings: list[tuple[Event, ...]]) -> Verdict:
+        """Play what every reading agrees on; ask about where they part.
+
+        When they part at a choice the camera cannot see (no card on the table names
+        it), the engine's own decision is the question: it stays open for the phone.
+        """
+        shared = _common_prefix(readings)
+        verdict = self._verdict_for(shared)
+        after = start
+        for event in shared:
+            after = apply(after, event)
+        if after.pending is not None and not _visible_choice(after.pending):
+            return verdict
+        self.question = Question("The camera saw a move that could mean:", tuple(
+            Reading(r, describe(after, r[len(shared):])) for r in readings))
+        return replace(verdict, question=self.question, text=self.question.prompt)
+
+    def _verdict_for(self, events: tuple[Event, ...]) -> Verdict:
+        common = 0
+        while (common < len(self.played) and common < len(events)
+               and self.played[common] == events[common]):
+            common += 1
+        new = events[common:]
+        undo = len(self.played) - common
+        if not new and not undo:
+            return Verdict()
+        return Verdict(undo=undo, play=new, text=describe_events(new))
+
+    def search(
+        self, start: GameState, evidence: tuple[View | Button, ...]
+    ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]]]:
+        """Shortest event sequences from ``start`` that pass through the evidence in order.
+
+        A decision with a single plausible answer (Au Toma's next confirmation, say) is
+        followed for free; only real choices count towards ``max_depth``. Also returns
+        the sequences that came nearest to the last view when none explains it all.
+        """
+        views = [e for e in evidence if not isinstance(e, Button)]
+        last_view = views[-1] if views else view_of(start)
+        search = _Search(self.budget, evidence, last_view)
+        level = [_Node(start, (), 0, _turns(start)).consume(evidence)]
+        for _depth in range(self.max_depth + 1):
+            closed, branches = search.close(level)
+            # An empty explanation is fine when nothing needs one (a button like
+            # AUTOMA on its own says nothing about the table).
+            found = [n.seq for n in closed if n.seen == len(evidence)]
+            if found:
+                shortest = min(len(seq) for seq in found)
+                return _dedupe([seq for seq in found if len(seq) == shortest]), []
+            level = branches
+            if not level:
+                break
+        return [], search.nearest[:3]
+
+    def _unexplained(
+        self, current: GameState, start: GameState, view: View,
+        nearest: list[tuple[Event, ...]],
+    ) -> Question:
+        readings = [Reading(seq, describe(start, seq)) for seq in nearest if seq]
+        readings.append(Reading((), "The camera is wrong: ignore it", from_anchor=False))
+        fixes = corrections_for(current, view)
+        if fixes:
+            readings.append(Reading(fixes, "The table is as the camera sees it: correct it",
+                                    from_anchor=False))
+        return Question("The camera saw a change nobody expected:", tuple(readings))
+
+
+class _Search:
+    """Bookkeeping for one search: the budget and the nearest misses."""
+
+    def __init__(self, budget: int, evidence: tuple[View | Button, ...], last: View) -> None:
+        self.budget = budget
+        self.evidence = evidence
+        self.last = last
+        self.best = 1 << 30
+        self.nearest: list[tuple[Event, ...]] = []
+
+    def close(self, level: list[_Node]) -> tuple[list[_Node], list[_Node]]:
+        """Follow forced answers; returns every node reached and the next level's nodes."""
+        closed: list[_Node] = []
+        branches: list[_Node] = []
+        todo = list(level)
+        while todo:
+            node = todo.pop()
+            closed.append(node)
+            children = self.expand(node)
+            if len(children) == 1:
+                todo.append(children[0])
+            else:
+                branches.extend(children)
+        return closed, branches
+
+    def expand(self, node: _Node) -> list[_Node]:
+        target, button = node.next_evidence(self.evidence)
+        children = []
+        for event in candidates(node.state, target or self.last, button):
+            if self.budget <= 0:
+                break
+            self.budget -= 1
+            try:
+                after = apply(node.state, event)
+            except IllegalActionError:
+                continue
+            child = _Node(after, (*node.seq, event), node.seen, node.turns)
+            children.append(child.consume(self.evidence))
+            self._remember(child)
+        return children
+
+    def _remember(self, child: _Node) -> None:
+        distance = mismatch(child.state, self.last)
+        if distance < self.best:
+            self.best, self.nearest = distance, [child.seq]
+        elif distance == self.best:
+            self.nearest.append(child.seq)
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A search position: the state, the events so far, how much evidence they explain."""
+
+    state: GameState
+    seq: tuple[Event, ...]
+    seen: int  # evidence items explained so far
+    turns: int  # turns taken at the search's start or the last NEXT explained
+
+    def next_evidence(self, evidence: Sequence[View | Button]) -> tuple[View | None, Button | None]:
+        """The next view to reach, and the button pressed before it, if any."""
+        button = None
+        for item in evidence[self.seen:]:
+            if isinstance(item, Button):
+                button = button or item
+            else:
+                return item, button
+        return None, button
+
+    def consume(self, evidence: Sequence[View | Button]) -> _Node:
+        """Explain as much further evidence as this position does."""
+        seen, turns = self.seen, self.turns
+        while seen < len(evidence):
+            item = evidence[seen]
+            if isinstance(item, Button):
+                if not _pressed(item, self, turns):
+                    break
+                if item is Button.NEXT:
+                    turns = _turns(self.state)  # the next NEXT needs another turn to end
+            elif mismatch(self.state, item) != 0:
+                break
+            seen += 1
+        return _Node(self.state, self.seq, seen, turns)
+
+
+def _turns(state: GameState) -> int:
+    return sum(p.turns for p in state.players)
+
+
+def _pressed(button: Button, node: _Node, turns_before: int) -> bool:
+    """Does the position agree with this press?
+
+    DIE: the player just took the deck. NEXT: the player's own part is done — no gain
+    step is still to come (a Scout, or a turn already over), though a house ability or
+    a die roll may follow.
+    """
+    if button is Button.DIE:
+        return bool(node.seq) and isinstance(node.seq[-1], DrawFromDeck)
+    if button is Button.NEXT:
+        pending = node.state.pending
+        if node.state.phase is not Phase.PLAYING or _turns(node.state) > turns_before:
+            return True
+        return bool(node.seq) and pending is not None and pending.kind not in (
+            Kind.GAIN, Kind.TURN)
+    return True
+
+
+def candidates(state: GameState, view: View, button: Button | None = None) -> list[Event]:
+    """The pending options worth trying, with card names the camera can fill in."""
+    pending = state.pending
+    if pending is None or pending.is_chance:
+        return []
+    if pending.kind is Kind.BLOCK:
+        return [o for o in pending.options if isinstance(o, Decline)]
+    touched = _touched(state, view)
+    small = len(pending.options) <= MAX_BLIND_OPTIONS
+    out: list[Event] = []
+    for option in pending.options:
+        out.extend(_fill(option, view, button, touched, small))
+    return out
+
+
+# A choice the camera cannot see directly (a colour, an opponent, "gain it?") is still
+# tried when it has few options: if only one of them fits what the table shows next,
+# that settles it; if several fit, the choice is left to the phone.
+MAX_BLIND_OPTIONS = 12
+
+
+def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
+    grew, shrank, changed = set(), set(), set()
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        stack = state.stack_at(loc)
+        if seen.depth > len(stack):
+            grew.add(loc)
+        elif seen.depth < len(stack):
+            shrank.add(loc)
+        elif stack and seen.top is not None and stack[-1].card not in (None, seen.top):
+            changed.add(loc)
+    return {"grew": grew, "shrank": shrank, "any": grew | shrank | changed}
+
+
+def _fill(option: Event, view: View, button: Button | None,
+          touched: dict[str, set[Location]], small: bool) -> Iterable[Event]:
+    """Concrete versions of ``option`` consistent with what changed on the table."""
+    grew, shrank = touched["grew"], touched["shrank"]
+    if isinstance(option, Lead):
+        if option.location is None:
+            return [option] if shrank else []
+        if option.location not in grew:
+            return []
+        top = view[option.location.pos].top
+        if option.card is None:
+            return [Lead(top, option.location)] if top else []
+        return [option]
+    if isinstance(option, Place):
+        if option.location not in touched["any"]:
+            return []
+        top = view[option.location.pos].top
+        return [replace(option, card=option.card or top)]
+    if isinstance(option, GainFrom):
+        return [option] if option.location in shrank else []
+    if isinstance(option, DrawFromDeck):
+        return [option] if button is Button.DIE else []
+    if isinstance(option, Scout):
+        return [option] if grew else []
+    if isinstance(option, Choose):
+        if option.location is None:
+            return [option] if small else []
+        if option.location not in touched["any"]:
+            return []
+        return [option if option.value else replace(
+            option, value=view[option.location.pos].top)]
+    if isinstance(option, Decline):
+        return [option]  # passing is invisible; what happens next shows it
+    return [option] if small else []  # Au Toma's confirmations, finale answers…
+
+
+def _same_outcome(start: GameState, readings: list[tuple[Event, ...]]) -> bool:
+    outcomes = set()
+    for seq in readings:
+        state = start
+        for event in seq:
+            state = apply(state, event)
+        outcomes.add(state.fen())
+    return len(outcomes) == 1
+
+
+def _visible_choice(decision: Decision) -> bool:
+    """Do the options name places on the table (so the camera can tell them apart)?"""
+    return any(getattr(o, "location", None) is not None for o in decision.options)
+
+
+def _common_prefix(seqs: list[tuple[Event, ...]]) -> tuple[Event, ...]:
+    shortest = min(len(s) for s in seqs)
+    n = 0
+    while n < shortest and all(s[n] == seqs[0][n] for s in seqs):
+        n += 1
+    return seqs[0][:n]
+
+
+def _dedupe(seqs: list[tuple[Event, ...]]) -> list[tuple[Event, ...]]:
+    return list(dict.fromkeys(seqs))
+
+
+def corrections_for(state: GameState, view: View) -> tuple[Event, ...]:
+    """SetLocation corrections that make the engine's stacks look like the view.
+
+    Only depth and the identified top card are known from the camera; covered cards
+    keep their engine identity (the camera sees only their strips).
+    """
+    fixes: list[Event] = []
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        stack = state.stack_at(loc)
+        cards: list[str | None] = [slot.card for slot in stack][: seen.depth]
+        while len(cards) < seen.depth:
+            cards.append(None)
+        if seen.depth and seen.top is not None:
+            cards[-1] = seen.top
+        if tuple(cards) != tuple(slot.card for slot in stack):
+            flags = tuple(False for _ in cards[:-1]) + ((seen.face_down,) if cards else ())
+            fixes.append(SetLocation(loc, tuple(cards), flags, removed_to="banished"))
+    return tuple(fixes)
+
+
+def describe(start: GameState, events: Sequence[Event]) -> str:
+    """A sentence for the phone: who did what."""
+    name = start.players[start.current].name if start.players else "?"
+    return f"{name}: {describe_events(events)}" if events else "nothing happened"
+
+
+def describe_events(events: Sequence[Event]) -> str:
+    return "; ".join(_sentence(e) for e in events)
+
+
+def _sentence(event: Event) -> str:
+    if isinstance(event, Lead):
+        if event.location is None:
+            return "Lead with an empty hand"
+        return f"Lead: deployed {event.card} to {event.location.label}"
+    if isinstance(event, Scout):
+        return "Scout"
+    if isinstance(event, Place):
+        return f"placed {event.card or 'a card'} on {event.location.label}"
+    if isinstance(event, GainFrom):
+        return f"gained the top card of {event.location.label}"
+    if isinstance(event, DrawFromDeck):
+        return "took the deck's top card and rolled the die"
+    if isinstance(event, Choose):
+        where = f" on {event.location.label}" if event.location else ""
+        return f"chose {event.value}{where}"
+    return event.describe()
+
+
+def pending_hint(decision: Decision | None) -> str:
+    """What the tracker is waiting to see next (for the page and the voice)."""
+    if decision is None:
+        return ""
+    return {
+        Kind.TURN: "waiting for a card to be deployed or scouted",
+        Kind.GAIN: "waiting for a card to be taken (or DIE for the deck)",
+        Kind.PLACE: "waiting for the card to be placed",
+        Kind.TARGET: "waiting for the card to be banished",
+        Kind.CONFIRM: decision.prompt,
+    }.get(decision.kind, decision.prompt)
+
+
+@dataclass
+class Follow:
+    """A game kept in step with the table: camera views and buttons in, events out.
+
+    The service and ``companion replay`` both drive one of these, so what a replay
+    shows is what the device did. ``game`` answers chance (the Rising die) from its rng.
+    ``sources`` says, for every event in the log, where it came from: "camera" (the
+    tracker inferred it), "asked" (a question settled it), "table" (a decision answered
+    on the phone or by a button), "chance" (the companion's die or shuffle), "setup".
+    """
+
+    game: Game
+    tracker: Tracker = field(default_factory=Tracker)
+    last_view: View | None = None
+    questions: int = 0  # questions the tracker had to ask
+    sources: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sources = ["setup"] * len(self.game.log)
+
+    def on_view(self, view: View) -> Verdict:
+        self.last_view = view
+        return self._apply(self.tracker.observe(self.game, view), "camera")
+
+    def on_button(self, button: Button) -> Verdict:
+        view = self.last_view or view_of(self.game.state)
+        return self._apply(self.tracker.press(self.game, button, view), "camera")
+
+    def on_answer(self, index: int) -> Verdict:
+        """The table answered the open question."""
+        return self._apply(self.tracker.answer(self.game, index), "asked")
+
+    def on_event(self, event: Event) -> Verdict:
+        """A decision answered on the phone or by a button; then the view is rechecked."""
+        self._play(event, "table")
+        return self._apply(self.tracker.recheck(self.game), "camera")
+
+    def count(self, source: str) -> int:
+        return self.sources.count(source)
+
+    def _apply(self, verdict: Verdict, source: str) -> Verdict:
+        for _ in range(verdict.undo):
+            self._undo_own()
+        for event in verdict.play:
+            self._play(event, source)
+        self.tracker.applied(self.game, verdict)
+        if verdict.question is not None:
+            self.questions += 1
+        return verdict
+
+    def _play(self, event: Event, source: str) -> None:
+        before = len(self.game.log)
+        self.game.play(event)
+        self.sources.append(source)
+        self.sources.extend(["chance"] * (len(self.game.log) - before - 1))
+
+    def _undo_own(self) -> None:
+        """Undo one tracker event, with the die rolls that followed it."""
+        while self.sources and self.sources[-1] == "chance":
+            self.game.undo()
+            self.sources.pop()
+        self.game.undo()
+        self.sources.pop()

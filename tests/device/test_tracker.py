@@ -1,0 +1,157 @@
+"""The tracker: camera views and buttons in, game events (or questions) out."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from device.tracker import Button, Follow, Seen, Tracker, View, mismatch, view_of
+from engine.board import House, Location
+from engine.decisions import Kind
+from engine.events import DrawFromDeck, GainFrom, Lead, Place, Scout, SeatSpec, SetLocation
+from engine.game import Game
+from engine.setup import tracked_game
+
+J, M, L, INST = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE
+# Cards whose deploy abilities do nothing where these tests put them.
+QUIET = ("morning-star", "quietus", "the-pax", "morning-star", "fitchner", "judge")
+START = [["lorn", "sevro"], ["eo", "nero"], ["aja", "darrow"], ["trigg", "mustang"]]
+
+
+def table(houses: tuple[House, House] = (House.MARS, House.DIANA)) -> Follow:
+    seats = [SeatSpec("Ann", houses[0]), SeatSpec("Bo", houses[1])]
+    return Follow(Game(tracked_game(seats, START, first=0), rng=random.Random(4)))
+
+
+def seen(*stacks: list[str]) -> View:
+    """A view from each location's cards, oldest first (only depth and top matter)."""
+    views = [Seen(len(s), s[-1] if s else None) for s in stacks]
+    return (views[0], views[1], views[2], views[3])
+
+
+def test_a_deploy_then_a_gain_become_lead_and_gain_from() -> None:
+    follow = table()
+    verdict = follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    assert verdict.play == (Lead("morning-star", M),)
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]))
+    assert verdict.play == (GainFrom(J),)
+    ann = follow.game.state.players[0]
+    assert ann.fleet == 1 and ann.hand.known == ("sevro",)
+    assert follow.game.state.current == 1
+
+
+def test_a_deploy_and_a_gain_seen_at_once_are_both_inferred() -> None:
+    follow = table()
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]))
+    assert verdict.play == (Lead("morning-star", M), GainFrom(J))
+    assert verdict.question is None
+
+
+def test_next_after_a_card_appears_turns_the_reading_into_a_scout() -> None:
+    follow = table()
+    first = follow.on_view(seen(START[0], START[1], START[2], START[3] + ["quietus"]))
+    assert first.play == (Lead("quietus", INST),)
+    verdict = follow.on_button(Button.NEXT)
+    assert verdict.undo == 1 and verdict.play == (Scout(), Place(INST, "quietus"))
+    state = follow.game.state
+    assert state.players[0].influence == 1 and state.players[0].hand.size == 5
+    assert state.current == 1
+
+
+def test_die_means_the_deck_was_taken_and_the_die_rolls() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    verdict = follow.on_button(Button.DIE)
+    assert verdict.play == (DrawFromDeck(),)
+    assert follow.game.state.last_roll is not None
+    assert follow.game.state.players[0].hand.size == 5
+
+
+def test_two_moves_seen_at_once_in_an_unclear_order_become_a_question() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]))
+    # Bo deploys to Luna and gains from The Institute; both stacks change at once, and
+    # "Mustang left The Institute" could be a gain by Bo after either deploy.
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2] + ["quietus"],
+                                  START[3][:1]))
+    assert verdict.question is None
+    assert verdict.play == (Lead("quietus", L), GainFrom(INST))
+
+
+def test_a_change_nobody_expected_is_a_question_never_a_guess() -> None:
+    follow = table()
+    before = follow.game.state
+    verdict = follow.on_view(seen(START[0], START[1][:1], START[2], START[3]))
+    question = verdict.question
+    assert question is not None and "nobody expected" in question.prompt
+    assert follow.game.state is before
+    texts = [r.text for r in question.readings]
+    assert any("ignore" in t for t in texts) and any("correct" in t for t in texts)
+
+
+def test_answering_ignore_keeps_the_game_and_correct_fixes_it() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], START[1][:1], START[2], START[3]))
+    question = follow.tracker.question
+    assert question is not None
+    ignore = next(i for i, r in enumerate(question.readings) if "ignore" in r.text)
+    before = follow.game.state
+    follow.on_answer(ignore)
+    assert follow.game.state == before and follow.tracker.question is None
+    follow.on_view(seen(START[0], START[1][:1], START[2], START[3]))
+    question = follow.tracker.question
+    assert question is not None
+    fix = next(i for i, r in enumerate(question.readings) if "correct" in r.text)
+    follow.on_answer(fix)
+    assert isinstance(follow.game.log[-1], SetLocation)
+    assert [s.card for s in follow.game.state.stack_at(M)] == ["eo"]
+    assert "nero" in follow.game.state.banished
+
+
+def test_a_misplaced_card_that_is_moved_is_asked_about_with_the_true_move_offered() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))  # oops, Mars
+    verdict = follow.on_view(seen(START[0], START[1], START[2] + ["morning-star"], START[3]))
+    question = verdict.question
+    assert question is not None
+    luna = next(i for i, r in enumerate(question.readings)
+                if r.events[:1] == (Lead("morning-star", L),))
+    follow.on_answer(luna)
+    assert follow.game.state.top(L).card == "morning-star"
+    assert [s.card for s in follow.game.state.stack_at(M)] == ["eo", "nero"]
+    assert follow.game.state.pending.kind is Kind.GAIN
+
+
+def test_a_silent_block_window_is_passed_when_the_table_moves_on() -> None:
+    follow = table()
+    mars = [*START[1], "morning-star"]
+    follow.on_view(seen(START[0], mars, START[2], START[3]))
+    follow.on_view(seen(START[0], mars, START[2][:1], START[3]))  # Ann takes Luna
+    assert follow.game.state.sovereign == 0
+    follow.on_view(seen(START[0], mars, [], [*START[3], "the-pax"]))  # Bo takes it from her
+    assert follow.game.state.pending.kind is Kind.BLOCK  # Ann might hold Justice
+    follow.on_view(seen(START[0], [*mars, "fitchner"], [], [*START[3], "the-pax"]))  # Ann
+    state = follow.game.state
+    assert state.sovereign == 1  # she did not block: the table moved on
+    assert state.players[1].influence == 1  # Diana's house ability fired for Bo
+    assert state.top(M).card == "fitchner" and state.pending.kind is Kind.GAIN
+
+
+def test_views_that_match_the_game_change_nothing() -> None:
+    follow = table()
+    verdict = follow.on_view(view_of(follow.game.state))
+    assert verdict.play == () and verdict.question is None
+
+
+def test_mismatch_counts_depth_and_top_differences() -> None:
+    game = table().game
+    assert mismatch(game.state, view_of(game.state)) == 0
+    assert mismatch(game.state, seen(START[0], START[1][:1], START[2], START[3])) == 1
+    assert mismatch(game.state, seen(START[0], ["eo", "darrow"], START[2], START[3])) == 1
+
+
+def test_answering_with_no_open_question_is_refused() -> None:
+    with pytest.raises(ValueError, match="no such answer"):
+        Tracker().answer(table().game, 0)
