@@ -123,7 +123,7 @@ def option_label(event: Event, state: GameState, namer: Namer) -> str:
 def option_group(event: Event, namer: Namer) -> str | None:
     """Options that deploy the same card share a group (one row of location buttons)."""
     if isinstance(event, Lead) and event.location is not None:
-        return namer.card(event.card) if event.card else "The card played"
+        return namer.card(event.card) if event.card else "a card from the hand"
     return None
 
 

@@ -67,13 +67,22 @@ class Server:
         return self
 
     def stop(self) -> None:
-        """End the event streams, close every connection, stop the worker threads."""
+        """End the event streams, let the workers finish, then close every socket."""
         self.app.extensions["companion_web"].streams.shutdown()
+        # Workers first, while the loop still runs: a finishing request wakes it.
         self._server.task_dispatcher.shutdown()  # type: ignore[union-attr]
+        loop = self._thread
+        if loop is not None and loop.is_alive():
+            # Sockets must be closed on the loop's own thread (closing them under a
+            # running select() fails with EBADF); the trigger runs this there.
+            self._server.trigger.pull_trigger(self._close_sockets)  # type: ignore[union-attr]
+            loop.join(5)
+        else:
+            self._close_sockets()
+        self._thread = None
+
+    def _close_sockets(self) -> None:
         wasyncore.close_all(self._server._map)  # type: ignore[union-attr]  # the loop ends
-        if self._thread is not None:
-            self._thread.join(5)
-            self._thread = None
 
     def __enter__(self) -> Server:
         return self.start()

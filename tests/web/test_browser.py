@@ -1,0 +1,156 @@
+"""End to end in a real browser: Debian's chromium driven by Playwright, phone-sized.
+
+The app runs behind waitress on a free loopback port; the browser opens the page at a
+390×844 viewport and must show what the engine does through the API. Skipped when
+/usr/bin/chromium is absent (CI installs it with apt).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from pagekit import PIN
+from playwright.sync_api import expect, sync_playwright
+
+from device.service import Service
+from web import Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[Server]:
+    with Server(app) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser_context() -> Iterator[Any]:
+    """One chromium for the module, with a fresh profile directory."""
+    with tempfile.TemporaryDirectory(prefix="chromium-") as profile, sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+            has_touch=True)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def page(browser_context: Any, server: Server) -> Iterator[Any]:
+    """A new tab on a fresh app, holding no PIN."""
+    browser_context.clear_cookies()
+    page = browser_context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#live.on", timeout=5000)
+    yield page
+    page.close()
+
+
+def test_the_page_loads_and_shows_four_locations(page: Any) -> None:
+    locations = page.locator("#locations .location")
+    assert locations.count() == 4
+    names = [locations.nth(i).locator("h3").inner_text() for i in range(4)]
+    assert [n.split("+")[0].strip() for n in names] == ["Jupiter", "Mars", "Luna",
+                                                      "The Institute"]
+    mars = page.locator('[data-location="mars"]')
+    assert "Cassius" in mars.locator(".top-card").inner_text()
+    assert "Gold" in mars.locator(".top-card .card-meta").inner_text()  # the caste in words
+    assert page.locator("#turn").inner_text() == "Turn 1 · Ann"
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing forces sideways scrolling on a phone
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-phone-390x844.png"), full_page=True)
+    assert (ARTIFACTS / "web-phone-390x844.png").stat().st_size > 10_000
+
+
+def test_a_die_roll_made_through_the_api_appears_within_a_second(page: Any, server: Server
+                                                                 ) -> None:
+    login = page.request.post(server.url + "/api/login", data={"pin": PIN})
+    csrf = login.json()["csrf"]
+    headers = {"X-CSRF-Token": csrf}
+    doc = page.request.get(server.url + "/api/state").json()
+    luna = next(o for o in doc["pending"]["options"] if o["short"] == "Luna")
+    deployed = page.request.post(server.url + "/api/answer", headers=headers,
+                                 data={"index": luna["index"], "seq": doc["seq"],
+                                       "card": "harmony"}).json()
+    draw = next(o for o in deployed["pending"]["options"] if "Draw" in o["label"])
+    assert page.locator("#roll").inner_text() == "No roll yet"
+    rolled = page.request.post(server.url + "/api/answer", headers=headers,
+                               data={"index": draw["index"], "seq": deployed["seq"]})
+    assert rolled.ok and rolled.json()["last_roll"]["face"] == "helium"
+    expect(page.locator("#roll")).to_have_attribute("data-face", "helium", timeout=1000)
+    assert page.locator("#roll").inner_text() == "Die: Helium"
+
+
+def test_a_correction_needs_the_pin(page: Any, server: Server, service: Service) -> None:
+    assert page.locator("#corrections").is_hidden()  # read-only without the PIN
+    refused = page.evaluate("""async () => {
+        const r = await fetch('/api/corrections/tokens', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({player: 1, helium: 5, influence: 0, fleet: 0})});
+        return [r.status, (await r.json()).error];
+    }""")
+    assert refused[0] == 401 and "PIN" in refused[1]
+    assert service.snapshot().state.players[1].helium == 0
+
+    page.click("#lock")
+    page.fill("#pin", "0000")
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_selector("#pin-error:has-text('wrong PIN')", timeout=3000)
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_selector("#corrections:not([hidden])", timeout=3000)
+
+    row = page.locator('.token-row[data-player="1"]')
+    for _ in range(2):
+        row.get_by_role("button", name="Bo: more Helium").click()
+    row.get_by_role("button", name="Save Bo").click()
+    helium = page.locator("#players .player").nth(1).locator(".stat b").first
+    expect(helium).to_have_text("2", timeout=2000)
+    assert service.snapshot().state.players[1].helium == 2
+    assert "Correction: Bo has 2 Helium" in page.locator("#log li").first.inner_text()
+
+
+def test_a_location_is_set_from_the_searchable_card_list(page: Any, service: Service) -> None:
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_selector("#corrections:not([hidden])", timeout=3000)
+    page.locator("#edit-locations").get_by_role("button", name="Luna").click()
+    page.get_by_role("button", name="Take Tactus off").click()
+    page.fill("#card-search", "harm")
+    page.click('#card-results [data-card="harmony"]')
+    page.click("#save-stack")
+    top = page.locator('[data-location="luna"] .top-card .card-name')
+    expect(top).to_have_text("Harmony", timeout=2000)
+    assert [s.card for s in service.snapshot().state.locations[2]] == ["lorn", "harmony"]
+
+
+def test_answering_a_decision_from_its_buttons(page: Any, service: Service) -> None:
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_selector("#decision-options button:not([disabled])", timeout=3000)
+    page.get_by_role("button", name="Scout: turn over the deck's top card").click()
+    expect(page.locator("#decision-prompt")).to_have_text(re.compile("^Scout"), timeout=2000)
+    page.get_by_role("button", name="Place the turned-over card on Mars").click()
+    page.get_by_role("button", name="Not seen yet").click()
+    expect(page.locator("#turn")).to_have_text("Turn 2 · Bo", timeout=2000)
+    assert service.snapshot().state.players[0].helium == 1  # Mars' bonus
