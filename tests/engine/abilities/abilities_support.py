@@ -153,8 +153,9 @@ def turn_of(game: Game) -> int | None:
 
 
 def values(game: Game) -> set[object]:
-    """The values of the options; a Decline shows as "decline"."""
-    return {getattr(o, "value", type(o).__name__.lower()) for o in game.legal_actions()}
+    """The options by value (a Block by its card; a Decline as "decline")."""
+    return {getattr(o, "value", getattr(o, "card", type(o).__name__.lower()))
+            for o in game.legal_actions()}
 
 
 def pick(card: str | None, location: Location, index: int) -> Choose:
