@@ -22,7 +22,7 @@ the hand's clauses can use) and reported. Au Toma scores 70 plus her hand by par
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
@@ -369,11 +369,28 @@ class _Trials:
         self.hand = Hand(ids, colors, names, facts, rulings)
         self.settle()
 
-    def settle(self) -> None:
-        """Take the hand as it now stands as the reference for differences."""
-        hand = self.hand
-        self.values = [cl.points(hand, j) for cl, j in self.plan]
+    def settle(self, names: set[str] | None = None, colors: set[Color] | None = None) -> None:
+        """Take the hand as it now stands as the reference for differences (after a change
+        of these names and castes, or from scratch)."""
+        hand, plan = self.hand, self.plan
+        if names is None and colors is None:
+            self.values = [cl.points(hand, j) for cl, j in plan]
+        else:
+            for p in self._touched(names or set(), colors or set()):
+                self.values[p] = plan[p][0].points(hand, plan[p][1])
         self.total = sum(self.values)
+
+    def _touched(self, names: set[str], colors: set[Color]) -> Iterable[int]:
+        """The clauses that read any of these names or castes."""
+        lists = [self.by_name[n] for n in names if n in self.by_name]
+        lists += [self.by_color[c] for c in colors if c in self.by_color]
+        if names and self.letters:
+            lists.append(self.letters)
+        if colors and self.all_colors:
+            lists.append(self.all_colors)
+        if len(lists) == 1:
+            return lists[0]
+        return set().union(*lists)
 
     def rename(self, oranges: tuple[int, ...], pick: Sequence[str | None],
                undo: bool = False) -> set[str]:
@@ -403,17 +420,9 @@ class _Trials:
 
     def points(self, names: set[str], colors: set[Color]) -> int:
         """The total of the hand as it stands, given what changed since :meth:`settle`."""
-        touched: set[int] = set()
-        for n in names:
-            touched.update(self.by_name.get(n, ()))
-        for c in colors:
-            touched.update(self.by_color.get(c, ()))
-        if names:
-            touched.update(self.letters)
-        if colors:
-            touched.update(self.all_colors)
         plan, values, hand = self.plan, self.values, self.hand
-        return self.total + sum(plan[p][0].points(hand, plan[p][1]) - values[p] for p in touched)
+        return self.total + sum(plan[p][0].points(hand, plan[p][1]) - values[p]
+                                for p in self._touched(names, colors))
 
 
 def _best_names(t: _Trials, s: _Search) -> None:
@@ -424,8 +433,9 @@ def _best_names(t: _Trials, s: _Search) -> None:
         if best is None or points > best[0]:
             best = (points, pick)
     assert best is not None
-    if t.rename(s.oranges, best[1]):
-        t.settle()
+    changed = t.rename(s.oranges, best[1])
+    if changed:
+        t.settle(changed, set())
 
 
 def _best_colors(t: _Trials, s: _Search) -> None:
@@ -436,8 +446,9 @@ def _best_colors(t: _Trials, s: _Search) -> None:
         if best is None or points > best[0]:
             best = (points, pick)
     assert best is not None
-    if t.recolor(s.grays, best[1]):
-        t.settle()
+    changed = t.recolor(s.grays, best[1])
+    if changed:
+        t.settle(set(), changed)
 
 
 def _best_jointly(t: _Trials, s: _Search) -> None:
@@ -452,9 +463,7 @@ def _best_jointly(t: _Trials, s: _Search) -> None:
                 best = (points, names, colors)
         t.rename(s.oranges, names, undo=True)
     assert best is not None
-    t.rename(s.oranges, best[1])
-    t.recolor(s.grays, best[2])
-    t.settle()
+    t.settle(t.rename(s.oranges, best[1]), t.recolor(s.grays, best[2]))
 
 
 def best_hand(seat: Seat, facts: Facts,
@@ -510,12 +519,18 @@ def _choices(hand: Hand) -> tuple[Choice, ...]:
 
 # ---- rows -----------------------------------------------------------------------------
 
+# Per card: its core-value text and, per clause, the text around the points.
+_CORE_TEXT = {cid: f"{card.name} {card.core}" for cid, card in CARDS.items()}
+_CLAUSE_TEXT = {cid: tuple((f"{CARDS[cid].name}: ", f" ({cl.text.rstrip('.')})")
+                           for cl in clauses) for cid, clauses in CLAUSES.items()}
+
+
 def _card_rows(hand: Hand, values: Sequence[int]) -> tuple[Row, Row]:
     core = sum(CARDS[c].core for c in hand.ids)
-    core_line = ", ".join(f"{CARDS[c].name} {CARDS[c].core}" for c in hand.ids)
-    labels = [(CARDS[cid].name, cl.text) for cid in hand.ids for cl in CLAUSES[cid]]
-    lines = tuple(f"{name}: {pts:+d} ({text.rstrip('.')})"
-                  for (name, text), pts in zip(labels, values, strict=True))
+    core_line = ", ".join(_CORE_TEXT[c] for c in hand.ids)
+    texts = [t for cid in hand.ids for t in _CLAUSE_TEXT[cid]]
+    lines = tuple(f"{head}{pts:+d}{tail}" for (head, tail), pts in zip(texts, values,
+                                                                        strict=True))
     return (Row(Step.CARDS_CORE, core, (core_line,) if core_line else ()),
             Row(Step.CARDS_BONUS, sum(values), lines))
 

@@ -61,7 +61,8 @@ _TOP_KEYS = {"players", "neutral_influence", "locations", "banished", "deck", "f
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("score", help="final scoring of a table described in a JSON file",
-                       description="Final scoring, step by step as on the paper scorepad.")
+                       description="Final scoring, step by step as on the paper scorepad.",
+                       epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", metavar="GAME.json", help="the table at the end of the game")
     p.add_argument("--json", action="store_true", help="print the scores as JSON")
     p.add_argument("--details", action="store_true",
@@ -75,6 +76,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--ruling", action="append", default=[], metavar="NAME=true|false",
                    help="change a judgement-call setting (see engine/rulings.py)")
     p.set_defaults(handler=run)
+
+
+def _epilog() -> str:
+    from engine.rulings import Rulings, describe, setting_names
+
+    settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {describe(n)}"
+                         for n in setting_names())
+    return ("GAME.json follows the contract in DESIGN.md; optional extensions: location "
+            "entries\n{\"card\": id, \"face_down\": true}, \"hacker\": id on a player, "
+            "\"first_player\" and \"deck\"\n(for --resolve). Settings (--ruling), with "
+            f"their defaults:\n{settings}")
 
 
 def run(args: argparse.Namespace) -> int:
