@@ -99,6 +99,7 @@ class TableScanner:
         found = calibrate.detect(frame)
         if found is not None:
             self._view = View(found)
+            self._scans = 1  # the next look is a full interval away
         return found is not None
 
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:

@@ -1,0 +1,118 @@
+"""Scoring a scanner against generated scenes: held-out layouts, conditions and tallies.
+
+Used by ``benchmarks/vision_accuracy.py`` (large sets) and the tests (small ones). Scene
+seeds come from their own range, so no frame here was ever drawn while training (the
+embedder trains on card crops, not scenes, in any case).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.board import Location
+from engine.cards import ALL_IDS
+from vision.scanner import TableReading
+from vision.synth.cards import FACE_DOWN
+from vision.synth.scene import FOREIGN, SceneOptions, SceneTruth, render
+
+HELD_OUT_SEED = 900_000  # scenes for evaluation start here; nothing else draws from it
+
+
+@dataclass
+class Tally:
+    """Counts of outcomes per kind of truth."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def add(
+        self,
+        truth_state: str,
+        truth_top: str | None,
+        depth: int,
+        r_state: str,
+        r_top: str | None,
+        r_depth: int,
+    ) -> None:
+        """Record one location's reading against its truth."""
+        c = self.counts
+        c[f"{truth_state}:n"] += 1
+        if truth_state == "card":
+            c["card:right"] += r_state == "card" and r_top == truth_top
+            c["card:wrong"] += r_state == "card" and r_top != truth_top
+            c["card:depth"] += r_depth == depth
+        elif truth_state in ("empty", "face_down"):
+            c[f"{truth_state}:right"] += r_state == truth_state
+            c[f"{truth_state}:wrong"] += r_state == "card"
+        else:  # occluded or unknown: any card named other than the one truly there is wrong
+            c[f"{truth_state}:wrong"] += r_state == "card" and r_top != truth_top
+            c[f"{truth_state}:named"] += r_state == "card"
+
+    def rate(self, state: str, what: str) -> float:
+        """Share of ``state`` locations with outcome ``what`` (NaN if none)."""
+        n = self.counts[f"{state}:n"]
+        return self.counts[f"{state}:{what}"] / n if n else float("nan")
+
+    def rate_of(self, states: tuple[str, ...], what: str) -> float:
+        n = sum(self.counts[f"{s}:n"] for s in states)
+        hits = sum(self.counts[f"{s}:{what}"] for s in states)
+        return hits / n if n else float("nan")
+
+
+def random_layout(
+    rng: random.Random, foreign: float = 0.04, face_down: float = 0.04
+) -> dict[str, list[str]]:
+    """A table mid-game: stacks of 0–7 cards, now and then a face-down or foreign top."""
+    layout = {}
+    for loc in Location:
+        depth = rng.choice((0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7))
+        stack = rng.sample(ALL_IDS, depth)
+        if stack and rng.random() < face_down:
+            stack[-1] = FACE_DOWN
+        elif stack and rng.random() < foreign:
+            stack[-1] = FOREIGN
+        layout[loc.value] = stack
+    return layout
+
+
+def scenes(
+    count: int,
+    style: str,
+    seed: int = HELD_OUT_SEED,
+    hands: float = 0.25,
+    objects: float = 0.05,
+    photo_dir: Path | None = None,
+) -> Iterator[tuple[np.ndarray, SceneTruth]]:
+    """``count`` held-out frames: random layouts, poses, light; hands and objects at times."""
+    for i in range(count):
+        rng = random.Random(seed + i)
+        layout = random_layout(rng)
+        names = [loc.value for loc in Location]
+        covered = tuple(rng.sample(names, 1)) if rng.random() < hands else ()
+        spare = [n for n in names if n not in covered]
+        objs = tuple(rng.sample(spare, 1)) if rng.random() < objects else ()
+        options = SceneOptions(style=style, photo_dir=photo_dir, hands=covered, objects=objs)
+        yield render(layout, rng, options)
+
+
+def score(reading: TableReading, truth: SceneTruth, tally: Tally) -> None:
+    """Add one frame's readings to ``tally``."""
+    for name, t in truth.locations.items():
+        r = reading.locations[name]
+        tally.add(t.state, t.top, t.depth, r.state, r.top, r.depth)
+
+
+def run(
+    scan: Callable[[np.ndarray, SceneTruth], TableReading],
+    frames: Iterator[tuple[np.ndarray, SceneTruth]],
+) -> Tally:
+    """Scan every frame and tally the readings."""
+    tally = Tally()
+    for frame, truth in frames:
+        score(scan(frame, truth), truth, tally)
+    return tally
