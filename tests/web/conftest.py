@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from pagekit import FakeClock, Rolls, Table, make_app, make_service, tracked_setup
+from pagekit import FakeClock, Rolls, Table, make_app, running, tracked_setup
 
 from device.service import Service
 from engine.game import Game
@@ -18,14 +18,16 @@ from engine.setup import new_game
 @pytest.fixture
 def service() -> Iterator[Service]:
     """A tracked three-player game on a running engine thread (the die shows Helium)."""
-    yield from make_service(Game(tracked_setup(), rng=Rolls()))
+    with running(Game(tracked_setup(), rng=Rolls())) as service:
+        yield service
 
 
 @pytest.fixture
 def sim_service() -> Iterator[Service]:
     """A simulated game: every hand and the deck known to the engine, never to the page."""
     rng = random.Random(3)
-    yield from make_service(Game(new_game(["Ann", "Bo", "Cy"], rng), rng=rng))
+    with running(Game(new_game(["Ann", "Bo", "Cy"], rng), rng=rng)) as service:
+        yield service
 
 
 @pytest.fixture

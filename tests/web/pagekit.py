@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
@@ -50,7 +51,9 @@ def tracked_setup() -> Any:
     return tracked_game(seats, TRACKED_LOCATIONS, first=0)
 
 
-def make_service(game: Game) -> Iterator[Service]:
+@contextmanager
+def running(game: Game) -> Iterator[Service]:
+    """A real Service around ``game``, its engine thread running."""
     service = Service(game, rng=game.rng)
     service.start()
     try:

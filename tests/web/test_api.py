@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -341,3 +342,15 @@ def test_a_button_with_no_meaning_now_is_refused(table: Table, client: FlaskClie
 
 def test_the_game_is_still_playing(service: Service) -> None:
     assert service.snapshot().state.phase is Phase.PLAYING
+
+
+def test_a_simulated_game_shows_hand_sizes_never_hands(sim_service: Service) -> None:
+    state = sim_service.snapshot().state
+    doc = make_app(sim_service).test_client().get("/api/state").json
+    for location in doc["locations"]:  # catalogue texts may name other cards
+        for card in [location["top"], *location["covered"]]:
+            card.pop("summary", None)
+    text = json.dumps(doc)
+    secret = {c for p in state.players for c in p.hand.known} | set(state.deck or ())
+    assert [c for c in secret if f'"{c}"' in text or CARDS[c].name in text] == []
+    assert [p["hand"] for p in doc["players"]] == [p.hand.size for p in state.players]

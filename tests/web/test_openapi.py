@@ -10,7 +10,7 @@ import pytest
 import yaml
 from flask import Flask
 from flask.testing import FlaskClient
-from pagekit import PIN, Table, make_app, make_service
+from pagekit import PIN, Table, make_app, running
 
 from engine.automa import new_solo_game
 from engine.game import Game
@@ -63,7 +63,8 @@ def problems(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
     if isinstance(value, dict):
         return _object_problems(value, schema, where)
     if isinstance(value, list) and "items" in schema:
-        return [p for i, v in enumerate(value) for p in problems(v, schema["items"], f"{where}[{i}]")]
+        item = schema["items"]
+        return [p for i, v in enumerate(value) for p in problems(v, item, f"{where}[{i}]")]
     return []
 
 
@@ -134,7 +135,7 @@ def test_a_finished_game_with_its_scorepad_matches() -> None:
     pick = random.Random(8)
     while not game.is_over:
         game.play(pick.choice(game.legal_actions()))
-    for service in make_service(game):
+    with running(game) as service:
         reply = make_app(service).test_client().get("/api/state")
         assert reply.json["scorepad"]["available"] is True
         check(reply, "/api/state")
@@ -143,7 +144,7 @@ def test_a_finished_game_with_its_scorepad_matches() -> None:
 def test_a_solo_game_with_au_toma_matches() -> None:
     rng = random.Random(2)
     game = Game(new_solo_game("Ann", rng, level=2), rng=rng)
-    for service in make_service(game):
+    with running(game) as service:
         reply = make_app(service).test_client().get("/api/state")
         assert reply.json["automa"] is not None
         check(reply, "/api/state")
