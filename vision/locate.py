@@ -22,7 +22,7 @@ CROP_W, CROP_H = 64, 88  # canonical card image fed to the embedder (pixels)
 CARD_W_MM, CARD_H_MM = 63.0, 88.0
 CASCADE_MM = 14.0
 STACK_START_MM = 20.0
-WORK_PX_PER_MM = 1.5
+WORK_PX_PER_MM = 1.0
 MARGIN_MM = 6.0  # rectified view reaches this far beyond the play area's sides
 BELOW_MM = 40.0  # ... and this far below its bottom edge, for deep stacks
 
@@ -115,32 +115,23 @@ def _knots(view: View) -> list[float]:
     return [-3.0, w / 4, w / 2, 3 * w / 4, w + 3.0]
 
 
-def _line_colours(view: View, lab: np.ndarray) -> np.ndarray:
-    """Table colour (float32 Lab) down each vertical table line, per view row."""
+def _line_colours(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """Table colour down each vertical table line, per view row (uint8, (rows, lines, 3)),
+    and the table's pixel noise (median absolute deviation along the lines)."""
     cal = view.calibration
-    out = []
-    for i, x_mm in enumerate(_knots(view)):
-        x = view.px(x_mm, 0)
-        strip = lab[:, max(x - 2, 0) : x + 3].astype(np.float32)
-        med = np.median(strip, axis=1)  # (rows, 3)
-        # Markers lie at the ends of the outer lines; nothing crosses the inner ones.
-        lo, hi = (20.0, cal.height_mm - 20) if i in (0, 4) else (view.y0, view.height_mm + view.y0)
-        r0, r1 = max(view.px(lo, 1), 0), min(view.px(hi, 1), lab.shape[0])
-        med[:r0], med[r1:] = med[r0], med[r1 - 1]  # markers sit at the outer lines' ends
-        # A card corner or a stray finger touches a line for a few mm: a long median skips it.
-        k = int(15 * view.scale) | 1
-        out.append(
-            np.stack(
-                [
-                    cv2.medianBlur(
-                        np.ascontiguousarray(med[:, c]).astype(np.uint8).reshape(-1, 1), k
-                    ).ravel()
-                    for c in range(3)
-                ],
-                1,
-            )
-        )
-    return np.stack(out, axis=1).astype(np.float32)  # (rows, knots, 3)
+    xs = np.concatenate([np.arange(view.px(x, 0) - 2, view.px(x, 0) + 3) for x in _knots(view)])
+    strips = lab[:, np.clip(xs, 0, lab.shape[1] - 1)].reshape(lab.shape[0], -1, 5, 3)
+    med = np.median(strips, axis=2).astype(np.uint8)  # (rows, lines, 3)
+    inner = strips[view.px(30, 1) : view.px(200, 1), 1:-1].astype(np.int16)
+    noise = float(np.median(np.abs(inner - med[view.px(30, 1) : view.px(200, 1), 1:-1, None])))
+    # Markers lie at the ends of the outer lines: hold their colour past those ends.
+    r0, r1 = view.px(20.0, 1), view.px(cal.height_mm - 20, 1)
+    for i in (0, med.shape[1] - 1):
+        med[:r0, i], med[r1:, i] = med[r0, i], med[r1 - 1, i]
+    # A card corner or a stray finger touches a line for a few mm: a long median skips it.
+    k = int(15 * view.scale) | 1
+    return np.dstack([cv2.medianBlur(np.ascontiguousarray(med[:, :, c]), k)
+                      for c in range(3)]), noise
 
 
 def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
@@ -150,14 +141,9 @@ def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
     interpolating between lines that no card covers follows them. The lines are close to
     evenly spaced across the view, so a linear resize does the interpolation.
     """
-    lines = _line_colours(view, lab)
+    lines, noise = _line_colours(view, lab)
     field = cv2.resize(lines, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
-    noise = []
-    for x_mm in _knots(view)[1:-1]:
-        x = view.px(float(x_mm), 0)
-        strip = lab[view.px(30, 1) : view.px(200, 1), x - 2 : x + 3].astype(np.float32)
-        noise.append(np.median(np.abs(strip - np.median(strip, axis=1, keepdims=True))))
-    return np.clip(field, 0, 255).astype(np.uint8), float(np.median(noise))
+    return field, noise
 
 
 def foreground(view: View, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,17 +201,25 @@ def _first_false(block: np.ndarray, axis: int) -> np.ndarray:
     return first
 
 
+def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    xm, ym = x.mean(), y.mean()
+    var = ((x - xm) ** 2).sum()
+    a = float(((x - xm) * (y - ym)).sum() / var) if var > 0 else 0.0
+    return a, float(ym - a * xm)
+
+
 def _fit_line(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float] | None:
     """Least-squares ``y = a x + b`` after dropping the worst third; with median residual."""
     if x.size < 8:
         return None
-    a, b = np.polyfit(x, y, 1)
+    a, b = _line(x, y)
     resid = np.abs(y - (a * x + b))
-    keep = resid <= np.percentile(resid, 67)
+    keep = resid <= np.partition(resid, 2 * resid.size // 3)[2 * resid.size // 3]
     if keep.sum() < 6:
         return None
-    a, b = np.polyfit(x[keep], y[keep], 1)
-    return float(a), float(b), float(np.median(np.abs(y - (a * x + b))))
+    a, b = _line(x[keep], y[keep])
+    resid = np.abs(y - (a * x + b))
+    return a, b, float(np.partition(resid, resid.size // 2)[resid.size // 2])
 
 
 def card_quad(cx: float, cy: float, angle: float) -> np.ndarray:
@@ -318,10 +312,14 @@ def side_position(
 def _share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
     """Share of set pixels of a boolean view image inside a millimetre quad."""
     px = np.stack([view.px_array(quad_mm[:, 0], 0), view.px_array(quad_mm[:, 1], 1)], 1)
-    poly = np.zeros(img.shape, np.uint8)
-    cv2.fillConvexPoly(poly, px.astype(np.int32), 1)
+    x0, y0 = np.maximum(px.min(axis=0), 0)
+    x1, y1 = np.minimum(px.max(axis=0) + 1, (img.shape[1], img.shape[0]))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(poly, (px - (x0, y0)).astype(np.int32), 1)
     inside = poly.astype(bool)
-    return float(img[inside].mean()) if inside.any() else 0.0
+    return float(img[y0:y1, x0:x1][inside].mean()) if inside.any() else 0.0
 
 
 def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
