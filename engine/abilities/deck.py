@@ -100,10 +100,8 @@ def _firewall_next(draft: Draft, s: Step) -> None:
     cards = [c for c in draft.revealed]
     if not cards:
         return
-    if draft.hidden and len(cards) == len(waiting):
-        for loc in waiting:  # nobody else sees which card went where
-            place_face_down(draft, loc, None)
-        return
+    # While tracking, the cards are unseen (options name only the location), and each
+    # placement is still its own step: the camera sees them go down one by one.
     options: list[Event] = [
         AT[loc] if card is None else Choose(card, loc) for card in dict.fromkeys(cards)
         for loc in waiting

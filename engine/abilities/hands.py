@@ -8,6 +8,8 @@ a player holding more cards than they were dealt.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.abilities import deploy
 from engine.abilities.blocks import banish_from_hand, force_banish, steal
 from engine.abilities.primitives import (
@@ -22,9 +24,7 @@ from engine.abilities.primitives import (
     hand_cards,
     seat_choice,
     show,
-    start_size,
     targets,
-    unseen,
     with_data,
 )
 from engine.cards import Color
@@ -210,39 +210,36 @@ def _roque_hit(draft: Draft, s: Step, event: Event) -> None:
 
 def _roque_automa(draft: Draft, s: Step, q: int, hit: str | None) -> None:
     """Au Toma: banish on a hit, then shuffle the looked-at cards back on top (§13.10)."""
-    known = list(draft.hand(q).known)
-    cut = max(0, len(known) - ROQUE_LOOKS)
-    looked = known[cut:]
     if hit is not None:
-        looked.remove(hit)
-        draft.banished.append(hit)
-        draft.note("banish", player=q, card=hit, source="hand")
+        draft.banish_from_hand(q, hit)
         banish_self(draft, s)
-    _set_hand(draft, q, known[:cut])
-    draft.push(with_data(s, "roque-shuffle", q, *looked))
+    known = draft.hand(q).known
+    looked = known[max(0, len(known) - ROQUE_LOOKS + (hit is not None)):]
+    draft.push(with_data(s, "roque-shuffle", q, looked, ()))
 
 
 @step("roque-shuffle")
 def _roque_shuffle(draft: Draft, s: Step) -> None:
-    """Put the looked-at cards back on top of her hand in a random order, one at a time."""
-    rest = s.data[1:]
-    if rest:
-        decide(draft, None, Kind.RANDOM, "Roque: shuffle Au Toma's cards back",
-               [Choose(c) for c in rest], with_data(s, "roque-back", *s.data))
+    """Pick the looked-at cards' new order one at a time (chance); they stay in her hand."""
+    q, left, order = s.data
+    if len(left) > 1:
+        draft.ask(None, Kind.RANDOM, "Roque: shuffle Au Toma's cards back",
+                  [Choose(c) for c in left], s.then("roque-back"))
+        return
+    known = draft.hand(q).known
+    bottom = known[:len(known) - len(order) - len(left)]
+    _set_hand(draft, q, [*bottom, *order, *left])
 
 
 @answer("roque-back")
 def _roque_back(draft: Draft, s: Step, event: Event) -> None:
-    q, rest = s.data[0], list(s.data[1:])
+    q, left, order = s.data
     card = str(chosen_card(event))
-    rest.remove(card)
-    draft.add_to_hand(q, card)
-    draft.push(with_data(s, "roque-shuffle", q, *rest))
+    draft.push(with_data(s, "roque-shuffle", q, tuple(c for c in left if c != card),
+                         (*order, card)))
 
 
 def _set_hand(draft: Draft, q: int, known: list[str]) -> None:
-    from dataclasses import replace
-
     draft.players[q] = replace(draft.players[q], hand=Hand(tuple(known), 0))
 
 
@@ -284,5 +281,3 @@ def _hypnotist_draw(draft: Draft, s: Step) -> None:
         draft.draw(q)  # Au Toma's gain goes on top of her hand
     draft.push(with_data(s, "hypnotist-next", *rest))
 
-
-__all__ = ["start_size", "unseen"]
