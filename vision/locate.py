@@ -456,22 +456,25 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
     return np.roll(quad, -1, axis=0) if top > side else quad
 
 
-def find_card(img: np.ndarray, min_share: float = 0.2) -> np.ndarray | None:
-    """Corners (TL, TR, BR, BL, pixels) of the largest card-like quadrilateral in a photo."""
-    gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    area = img.shape[0] * img.shape[1]
-    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
-        if cv2.contourArea(contour) < min_share * area:
-            break
-        approx = cv2.approxPolyDP(contour, 0.03 * cv2.arcLength(contour, True), True)
-        if len(approx) == 4 and cv2.isContourConvex(approx):
-            quad = _order_corners(approx.reshape(4, 2).astype(np.float32))
-            ratio = np.linalg.norm(quad[1] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
-            if 0.55 <= ratio <= 0.9:
-                return quad
-    return None
+def find_card(img: np.ndarray, min_share: float = 0.15) -> np.ndarray | None:
+    """Corners (TL, TR, BR, BL, pixels) of the card in a photo of one card on a surface:
+    the largest region unlike the photo's border, as a rotated rectangle."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
+                           lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
+    dist = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
+    mask = (dist > max(20.0, 3 * float(np.median(np.linalg.norm(ring - np.median(ring, 0),
+                                                                 axis=1))))).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    biggest = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(biggest) < min_share * img.shape[0] * img.shape[1]:
+        return None
+    quad = _order_corners(cv2.boxPoints(cv2.minAreaRect(biggest)).astype(np.float32))
+    ratio = np.linalg.norm(quad[1] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
+    return quad if 0.55 <= ratio <= 0.9 else None
 
 
 def card_image(img: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:

@@ -25,8 +25,12 @@ def test_truth_follows_the_layout() -> None:
     frame, truth = render(layout, random.Random(3), SceneOptions(size=(640, 480)))
     assert frame.shape == (480, 640, 3)
     got = {k: (v.state, v.top, v.depth) for k, v in truth.locations.items()}
-    assert got == {"jupiter": ("card", "eo", 3), "mars": ("unknown", None, 1),
-                   "luna": ("face_down", None, 1), "institute": ("empty", None, 0)}
+    assert got == {
+        "jupiter": ("card", "eo", 3),
+        "mars": ("unknown", None, 1),
+        "luna": ("face_down", None, 1),
+        "institute": ("empty", None, 0),
+    }
 
 
 def test_a_hand_makes_its_location_occluded() -> None:

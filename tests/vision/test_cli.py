@@ -1,0 +1,104 @@
+"""The CLI contracts: ``companion cards enroll|identify`` and ``companion table scan|markers``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import cv2
+import pytest
+
+from device.cli import main
+from engine.board import Location
+from vision.synth import cards
+from vision.synth.scene import SceneOptions, render
+
+
+def lines(capsys) -> list[dict]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("frames")
+    paths = []
+    for i, layout in enumerate(({"mars": ["aja"]}, {"luna": ["eo", "sevro"]})):
+        frame, _ = render(layout, random.Random(i), SceneOptions())
+        paths.append(folder / f"frame{i}.jpg")
+        cv2.imwrite(str(paths[-1]), frame)
+    return paths
+
+
+def test_table_scan_json_contract(frames: list[Path], capsys) -> None:
+    assert main(["table", "scan", *map(str, frames), "--json"]) == 0
+    out = lines(capsys)
+    assert [o["frame"] for o in out] == [str(p) for p in frames]
+    for o in out:
+        assert set(o) == {"frame", "elapsed_ms", "locations"}
+        assert isinstance(o["elapsed_ms"], float) and o["elapsed_ms"] > 0
+        assert list(o["locations"]) == [loc.value for loc in Location]
+        for loc in o["locations"].values():
+            assert {"top", "confidence", "depth"} <= set(loc)
+            assert loc["top"] is None or isinstance(loc["top"], str)
+            assert isinstance(loc["depth"], int)
+    assert out[0]["locations"]["mars"]["top"] == "aja"
+
+
+def test_cards_identify_json_contract(tmp_path: Path, capsys) -> None:
+    paths = []
+    for cid in ("aja", "eo"):
+        paths.append(tmp_path / f"{cid}.png")
+        cv2.imwrite(str(paths[-1]), cards.card_face(cid, "classic"))
+    assert main(["cards", "identify", *map(str, paths), "--json"]) == 0
+    out = lines(capsys)
+    assert [set(o) for o in out] == [{"image", "card", "confidence"}] * 2
+    assert [o["card"] for o in out] == ["aja", "eo"]
+
+
+def test_cards_enroll_then_identify(tmp_path: Path, capsys) -> None:
+    images = tmp_path / "photos"
+    images.mkdir()
+    for cid in ("aja", "eo", "judge"):
+        cv2.imwrite(str(images / f"{cid}.png"), cards.card_face(cid, "modern"))
+    model = tmp_path / "mine.onnx"
+    assert main(["cards", "enroll", "--images", str(images), "--out", str(model)]) == 0
+    assert model.is_file() and model.with_suffix(".labels.txt").read_text().split() == [
+        "aja",
+        "eo",
+        "judge",
+    ]
+    capsys.readouterr()
+    assert main(["cards", "identify", "--model", str(model), str(images / "eo.png"), "--json"]) == 0
+    assert lines(capsys)[0]["card"] == "eo"
+
+
+@pytest.mark.parametrize("name,paper", [("sheet.pdf", "a4"), ("sheet.png", "letter")])
+def test_table_markers_writes_a_sheet(tmp_path: Path, name: str, paper: str) -> None:
+    out = tmp_path / name
+    assert main(["table", "markers", "--out", str(out), "--paper", paper]) == 0
+    assert out.stat().st_size > 1000
+    if out.suffix == ".png":
+        from vision.calibrate import find_markers
+
+        assert sorted(find_markers(cv2.imread(str(out)))) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["table", "scan", "missing.jpg"],
+        ["table", "scan", "x.jpg", "--corners", "1,2 3"],
+        ["table", "markers", "--out", "sheet.svg"],
+        ["cards", "identify", "missing.png"],
+        ["cards", "enroll", "--images", "nowhere", "--out", "m.onnx"],
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    argv: list[str], tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.jpg").write_bytes(b"not an image")
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1

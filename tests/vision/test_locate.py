@@ -1,0 +1,73 @@
+"""The locator on generated scenes: empty columns, stacks, outlines, depth, occlusion."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from vision import locate
+from vision.locate import View, runs, stack_depth
+from vision.synth import cards
+from vision.synth.scene import SceneOptions, render
+
+
+def test_runs_join_small_gaps() -> None:
+    flags = np.array([0, 1, 1, 0, 1, 0, 0, 0, 1], bool)
+    assert runs(flags, 1) == [(1, 5), (8, 9)]
+    assert runs(np.zeros(4, bool), 2) == []
+
+
+def test_depth_from_the_cascade() -> None:
+    assert stack_depth(20.0, 20.5) == 1
+    assert stack_depth(20.0, 48.0) == 3
+
+
+def test_stacks_and_outlines_on_generated_scenes() -> None:
+    hits = total = 0
+    for seed in range(6):
+        rng = random.Random(100 + seed)
+        layout = {
+            "jupiter": ["aja"] * rng.randint(0, 4),
+            "mars": ["sevro", "eo"],
+            "luna": [],
+            "institute": ["judge"] * rng.randint(1, 6),
+        }
+        frame, truth = render(layout, rng)
+        cal = truth.calibration
+        for col, (_name, t) in zip(
+            locate.locate(frame, View(cal)), truth.locations.items(), strict=True
+        ):
+            total += 1
+            if t.state == "empty":
+                hits += col.state == "empty"
+                continue
+            err = (
+                np.abs(cal.to_pixels(col.quad_mm) - t.quad).max()
+                if col.quad_mm is not None
+                else 1e9
+            )
+            width = np.linalg.norm(t.quad[1] - t.quad[0])
+            hits += col.state == "stack" and err < 0.1 * width and abs(col.depth - t.depth) <= 1
+    assert hits >= total - 1
+
+
+def test_an_arm_over_a_stack_is_occluded() -> None:
+    occluded = 0
+    for seed in range(6):
+        frame, truth = render(
+            {"mars": ["aja", "eo"]}, random.Random(seed), SceneOptions(hands=("mars",))
+        )
+        col = locate.locate(frame, View(truth.calibration))[1]
+        occluded += col.state == "occluded"
+    assert occluded >= 3
+
+
+def test_card_found_in_a_photo_of_one_card() -> None:
+    face = cards.card_face("aja", "classic")
+    photo = np.full((600, 500, 3), (60, 110, 40), np.uint8)
+    photo[100:452, 120:372] = face
+    quad = locate.find_card(photo)
+    assert quad is not None
+    assert np.abs(quad - [[120, 100], [372, 100], [372, 452], [120, 452]]).max() < 6
+    assert locate.card_image(photo).shape == (88, 64, 3)

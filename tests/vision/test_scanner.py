@@ -1,0 +1,90 @@
+"""The whole scan on small generated scenes: top cards, empties, hands, face-down cards."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engine.board import Location
+from vision import evaluate
+from vision.calibrate import Calibration
+from vision.scanner import TableScanner
+from vision.synth.cards import FACE_DOWN
+from vision.synth.scene import FOREIGN, SceneOptions, render
+
+
+@pytest.fixture(scope="module")
+def scanner(classifier) -> TableScanner:
+    return TableScanner(classifier=classifier, redetect_every=1)
+
+
+def test_generated_scenes_read_right(scanner: TableScanner) -> None:
+    tally = evaluate.run(
+        lambda frame, _truth: scanner.scan(frame),
+        evaluate.scenes(10, "classic", seed=4242, hands=0.3),
+    )
+    assert tally.counts["card:n"] >= 15
+    assert tally.rate("card", "right") >= 0.9
+    assert tally.counts["card:wrong"] == 0
+    assert tally.rate("empty", "right") >= 0.9
+    assert tally.counts["occluded:wrong"] + tally.counts["unknown:wrong"] == 0
+
+
+def test_reading_by_location_or_name(scanner: TableScanner) -> None:
+    layout = {"jupiter": ["aja", "sevro"], "luna": ["eo"]}
+    frame, _ = render(layout, random.Random(5), SceneOptions(capture=False))
+    reading = scanner.scan(frame)
+    assert reading[Location.LUNA] == reading["luna"]
+    assert reading["mars"].state == "empty" and reading["mars"].top is None
+    assert (reading["jupiter"].top, reading["jupiter"].depth) == ("sevro", 2)
+
+
+def test_a_hand_over_the_top_card_is_never_a_guess(scanner: TableScanner) -> None:
+    for seed in range(6):
+        frame, _truth = render(
+            {"mars": ["aja", "judge"], "luna": ["eo"]},
+            random.Random(seed),
+            SceneOptions(hands=("mars",)),
+        )
+        r = scanner.scan(frame)["mars"]
+        assert r.state != "card" or r.top == "judge"
+
+
+def test_face_down_and_foreign_tops(scanner: TableScanner) -> None:
+    frame, _ = render(
+        {"jupiter": ["aja", FACE_DOWN], "institute": [FOREIGN]},
+        random.Random(8),
+        SceneOptions(capture=False),
+    )
+    reading = scanner.scan(frame)
+    assert reading["jupiter"].state == "face_down" and reading["jupiter"].top is None
+    assert reading["institute"].state in ("unknown", "occluded")
+
+
+def test_without_markers_everything_is_unknown(classifier) -> None:
+    frame, _ = render({"mars": ["aja"]}, random.Random(2), SceneOptions(show_markers=False))
+    reading = TableScanner(classifier=classifier).scan(frame)
+    assert not reading.calibrated
+    assert {r.state for r in reading.locations.values()} == {"unknown"}
+
+
+def test_manual_calibration_needs_no_markers(classifier) -> None:
+    frame, truth = render({"mars": ["aja"]}, random.Random(2), SceneOptions(show_markers=False))
+    manual = Calibration(truth.calibration.corners, source="manual")
+    reading = TableScanner(classifier=classifier, calibration=manual).scan(frame)
+    assert reading["mars"].top == "aja"
+
+
+def test_scan_is_pure_but_recovers_a_moved_camera(classifier) -> None:
+    scanner = TableScanner(classifier=classifier, redetect_every=2)
+    a, _ = render({"mars": ["aja"]}, random.Random(30), SceneOptions(capture=False))
+    b, _ = render({"luna": ["eo"]}, random.Random(31), SceneOptions(capture=False))
+    first = scanner.scan(a)
+    assert scanner.scan(a) == first
+    assert np.array_equal(
+        a, render({"mars": ["aja"]}, random.Random(30), SceneOptions(capture=False))[0]
+    )
+    readings = [scanner.scan(b) for _ in range(3)]
+    assert readings[-1]["luna"].top == "eo"
