@@ -11,6 +11,7 @@ import re
 
 from engine.board import Location
 from engine.cards import CARDS
+from engine.decisions import Kind
 from engine.events import (
     Block,
     Choose,
@@ -31,7 +32,7 @@ from engine.events import (
     SetTokens,
     Setup,
 )
-from engine.state import Change, GameState, Slot
+from engine.state import Change, GameState, Phase, Slot
 
 HIDDEN = "a hidden card"
 UNIDENTIFIED = "an unidentified card"
@@ -49,9 +50,10 @@ def public_cards(state: GameState) -> frozenset[str]:
     seen = {s.card for stack in state.locations for s in stack if s.card and not s.face_down}
     seen.update(state.banished)
     seen.update(card for card in state.revealed if card)
-    if state.hidden:
+    laid_out = state.phase in (Phase.FINALE, Phase.OVER)  # every hand is shown for scoring
+    if state.hidden or laid_out:
         for player in state.players:
-            if not player.automa:
+            if laid_out or not player.automa:
                 seen.update(player.hand.known)
     return frozenset(seen)
 
@@ -104,6 +106,9 @@ def titled(value: str) -> str:
 
 def option_label(event: Event, state: GameState, namer: Namer) -> str:
     """What choosing this option does, in a few words."""
+    pending = state.pending
+    if pending is not None and pending.kind is Kind.RANDOM and pending.is_chance:
+        return "A random pick"  # the outcome (a shuffle's order) stays unseen
     if isinstance(event, Lead):
         if event.location is None:
             return "Skip the deploy (empty hand)"
@@ -117,7 +122,7 @@ def option_label(event: Event, state: GameState, namer: Namer) -> str:
         return f"Place {what} on {event.location.label}"
     if isinstance(event, Choose):
         return _choice_label(event, state, namer)
-    return _simple_label(event, namer)
+    return _simple_label(event, state, namer)
 
 
 def option_group(event: Event, namer: Namer) -> str | None:
@@ -159,7 +164,10 @@ def _choice_label(event: Choose, state: GameState, namer: Namer) -> str:
     return titled(str(event.value))
 
 
-def _simple_label(event: Event, namer: Namer) -> str:
+def _simple_label(event: Event, state: GameState, namer: Namer) -> str:
+    named = _named_label(event, state, namer)
+    if named is not None:
+        return named
     if isinstance(event, Scout):
         return "Scout: turn over the deck's top card"
     if isinstance(event, DrawFromDeck):
@@ -171,6 +179,38 @@ def _simple_label(event: Event, namer: Namer) -> str:
     if isinstance(event, Block):
         return f"Block with {namer.card(event.card)}"
     return namer.text(event.describe())
+
+
+def _named_label(event: Event, state: GameState, namer: Namer) -> str | None:
+    """Labels for events of the Au Toma and end-of-game rules (looked up by name)."""
+    kind = type(event).__name__
+    fields = {name: getattr(event, name, None) for name in ("location", "bonus", "card")}
+    if kind == "AutomaGain" and fields["location"] is not None:
+        return f"Done: her card gained from {Location(fields['location']).label}"
+    if kind == "AutomaToken" and fields["bonus"] is not None:
+        return f"Done: she took {titled(str(fields['bonus']))}"
+    if kind == "AutomaBanish":
+        card = fields["card"]
+        return f"Done: the deck's top card banished{f' ({namer.card(card)})' if card else ''}"
+    if kind == "RevealHand":
+        return "Done: the hand is laid out face up"
+    if kind == "Resolve":
+        return _resolve_label(event, state, namer)
+    return None
+
+
+def _resolve_label(event: Event, state: GameState, namer: Namer) -> str:
+    """An end-of-game ability's option, as the engine's finale words it."""
+    index = getattr(event, "index", None)
+    found = getattr(state, "finale", None)
+    try:
+        from engine import finale
+
+        decision = finale.decision(found) if found is not None else None
+        label = decision.options[index].label if decision is not None else None
+    except (ImportError, AttributeError, IndexError, TypeError, ValueError):
+        label = None
+    return namer.text(label) if label else f"End-of-game option {index}"
 
 
 # --- the log -----------------------------------------------------------------------------
@@ -188,7 +228,8 @@ def event_line(event: Event, before: GameState, after: GameState, namer: Namer) 
     pending = before.pending
     label = option_label(event, before, namer)
     if pending is None or pending.is_chance:
-        return label
+        return label if pending is None or pending.kind is not Kind.RANDOM else (
+            f"{pending.prompt}: picked at random")
     return f"{player_name(before, pending.player)}: {label}"
 
 
@@ -231,7 +272,9 @@ def change_line(change: Change, state: GameState, namer: Namer) -> str:
     phrase = _CHANGES.get(change.kind)
     if phrase is None:
         return titled(change.kind)
-    card = namer.card(change.card) if "{card}" in phrase and change.card else "a card"
+    card = "a card"
+    if "{card}" in phrase and change.card:
+        card = namer.card(change.card) if change.card in CARDS else titled(change.card)
     return phrase.format(who=who, card=card, source=_place(change.source, who),
                          target=_place(change.target, who))
 
@@ -262,5 +305,14 @@ _CHANGES = {
     "tokens": "{who}'s tokens corrected",
     "block": "{who} blocked with {card}",
     "finale": "Every turn is played: end-of-game abilities",
+    "end-of-game": "{who}: {card}'s end-of-game ability resolved",
+    "automa-card": "{who} turned over her next card",
+    "automa-shuffle": "{who}'s deck was shuffled",
+    "automa-skip": "{who} had nothing to do there",
+    "steal": "{who} took {card} from another hand",
+    "to-deck": "{card} went back into the deck",
+    "look": "{who} looked at the deck's top cards",
+    "place-under": "{card} put under a card on {target}",
+    "place-down": "A card placed face down on {target}",
     "over": "Game over",
 }

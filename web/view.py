@@ -13,6 +13,7 @@ from typing import Any
 from engine import endgame, scoring
 from engine.board import LOCATIONS, Location
 from engine.cards import CARDS
+from engine.decisions import Kind
 from engine.draft import TRIGGER_AT
 from engine.events import Event
 from engine.state import GameState, Phase, Player, Slot
@@ -204,7 +205,9 @@ def pending_view(state: GameState) -> dict[str, Any] | None:
         return None
     public = public_cards(state)
     options, hidden = [], 0
-    for index, option in enumerate(decision.options):
+    if decision.is_chance and decision.kind is Kind.RANDOM:
+        hidden = len(decision.options)  # a random outcome is the device's to draw, unseen
+    for index, option in enumerate(decision.options[: 0 if hidden else None]):
         namer = Namer(public)
         label = labels.option_label(option, state, namer)
         group = labels.option_group(option, namer)
@@ -320,4 +323,4 @@ def log_entry(index: int, event: Event, before: GameState, after: GameState) -> 
 
 
 _SAID_BY_LINE = {"Lead": ("deploy",), "Place": ("place",), "Roll": ("roll",),
-                 "SetTokens": ("tokens",)}
+                 "SetTokens": ("tokens",), "Resolve": ("end-of-game",)}
