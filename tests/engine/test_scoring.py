@@ -358,11 +358,13 @@ def test_artisan_chef_give_back_never_makes_a_penalty_worth_choosing() -> None:
         assert _bonus(seat.hand, facts, Rulings(), {}, {"cyther": name}) == plain
 
 
-@pytest.mark.parametrize("card", sorted(ORANGES + GRAYS))
-def test_search_metadata_matches_what_each_clause_reads(card: str) -> None:
+# Oranges differ only by name and Grays not at all as the other cards see them, so one of
+# each, in three different hands, covers every clause.
+@pytest.mark.parametrize(("card", "seed"), [(c, k) for c in ("cyther", "trigg") for k in range(3)])
+def test_search_metadata_matches_what_each_clause_reads(card: str, seed: int) -> None:
     """Renaming an Orange / recoloring a Gray changes only clauses that list the name or
     caste, and one outside a clause's "up" list never raises it. The search relies on it."""
-    rng = random.Random(card)
+    rng = random.Random(seed)
     for cid, clauses in CLAUSES.items():
         if cid == card:
             continue
