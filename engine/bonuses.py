@@ -292,7 +292,7 @@ def _chef_golds(h: Hand, me: int) -> int:
 
 @_clause("artisan-chef")  # what it reads is filled in by _chef_reads below
 def _chef_ignores(h: Hand, me: int) -> int:
-    """Gives back the points lost to penalty clauses printed on Golds in the hand."""
+    """Every point lost to a penalty clause printed on a Gold in the hand, given back."""
     back = 0
     for j, cid in enumerate(h.ids):
         if j == me:

@@ -400,6 +400,11 @@ _ROWS = (("end_of_game", "End-of-game abilities"), ("cards_core", "Character car
          ("excess_cards", "Excess cards"))
 
 
+_DETAIL = {"end_of_game": "end of game", "cards_core": "core", "cards_bonus": "bonus",
+           "fleet": "fleet", "helium": "helium", "sovereignty": "sovereign",
+           "influence": "influence", "excess_cards": "excess"}
+
+
 def render(sheet: ScoreSheet, table: Table, resolved: list[str] | None) -> str:
     """The scorepad as text: the table of rows, winners, choices, settings, details."""
     lines = _grid(sheet)
@@ -417,7 +422,7 @@ def render(sheet: ScoreSheet, table: Table, resolved: list[str] | None) -> str:
         lines.append(f"  {p.name}")
         for row in p.rows:
             for text in row.lines:
-                lines.append(f"    {row.step.value}: {text}")
+                lines.append(f"    {_DETAIL[row.step.value]}: {text}")
     return "\n".join(lines)
 
 
