@@ -401,3 +401,68 @@ def _capture(
     frame = effects.blur(frame, rng, 1.2)
     frame = effects.noise(frame, rng, 6.0)
     return effects.jpeg(frame, rng, (60, 95))
+
+
+def render_spread(
+    cards_shown: list[str],
+    rng: random.Random,
+    arrangement: str = "row",
+    options: SceneOptions | None = None,
+) -> tuple[np.ndarray, Calibration, list[tuple[str, np.ndarray, bool]]]:
+    """Cards laid face up in the play area for scoring by camera.
+
+    ``arrangement``: ``row`` (apart, in one or two rows), ``cascade`` (overlapping to the
+    right, each older card showing a strip) or ``fan``. Returns the frame, the true
+    calibration and, per card, (id, corners in pixels, fully visible?).
+    """
+    options = options or SceneOptions()
+    w, h = options.size
+    hom = camera_homography(rng, options.size, options.tilt_deg)
+    frame = _table(w, h, rng)
+    if options.show_markers:
+        _draw_markers(frame, hom, rng)
+    placed = []
+    for k, (cid, quad_mm) in enumerate(
+        zip(cards_shown, _spread_quads(len(cards_shown), rng, arrangement), strict=True)
+    ):
+        quad = _draw_card(frame, hom, card_face(cid, options.style, options.photo_dir), quad_mm)
+        placed.append((cid, quad, arrangement == "row" or k == len(cards_shown) - 1))
+    if options.capture:
+        frame = _capture(frame, rng, options, None)
+    corners = _project(
+        hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
+    )
+    return (
+        frame,
+        Calibration(tuple((float(x), float(y)) for x, y in corners), source="markers"),
+        placed,
+    )
+
+
+def _spread_quads(n: int, rng: random.Random, arrangement: str) -> list[np.ndarray]:
+    if arrangement == "row":
+        per_row = min(n, 4)
+        return [
+            rect_mm(
+                45 + 78 * (k % per_row) + rng.uniform(-3, 3),
+                60 + 100 * (k // per_row) + rng.uniform(-3, 3),
+                CARD_W_MM,
+                CARD_H_MM,
+                rng.uniform(-8, 8),
+            )
+            for k in range(n)
+        ]
+    if arrangement == "cascade":
+        step = rng.uniform(18, 24)
+        return [
+            rect_mm(
+                50 + step * k, 100 + rng.uniform(-2, 2), CARD_W_MM, CARD_H_MM, rng.uniform(-3, 3)
+            )
+            for k in range(n)
+        ]
+    if arrangement == "fan":
+        return [
+            rect_mm(120 + 14 * k, 110, CARD_W_MM, CARD_H_MM, -20 + 40 * k / max(n - 1, 1))
+            for k in range(n)
+        ]
+    raise ValueError(f"unknown arrangement {arrangement!r}: row, cascade or fan")

@@ -1,0 +1,41 @@
+"""Scoring by camera: every face-up card in the play area, apart or in a cascade."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from vision import spread
+from vision.synth.scene import SceneOptions, render_spread
+
+
+def _near(quad: np.ndarray, quads: list[np.ndarray], tol: float) -> bool:
+    return any(np.abs(quad.mean(axis=0) - q.mean(axis=0)).max() < tol for q in quads)
+
+
+def test_cards_laid_apart_are_all_found_and_named(classifier) -> None:
+    ids = ["aja", "sevro", "eo", "judge", "holiday", "virga"]
+    for seed in range(3):
+        frame, cal, placed = render_spread(
+            ids, random.Random(seed), "row", SceneOptions(capture=False)
+        )
+        found = spread.find_cards(frame, cal, classifier)
+        assert len(found) == len(ids)
+        named = {card for card, _conf, _quad in found}
+        assert named <= {*ids, None} and len(named - {None}) >= len(ids) - 1
+        for card, _conf, quad in found:
+            if card is not None:
+                truth = next(q for c, q, _ in placed if c == card)
+                assert _near(quad, [truth], 15)
+
+
+def test_a_cascade_counts_its_cards_and_names_the_one_on_top(classifier) -> None:
+    ids = ["aja", "sevro", "eo", "judge"]
+    frame, cal, _placed = render_spread(
+        ids, random.Random(7), "cascade", SceneOptions(capture=False)
+    )
+    found = spread.find_cards(frame, cal, classifier)
+    assert abs(len(found) - len(ids)) <= 1
+    named = [card for card, _conf, _quad in found if card is not None]
+    assert named == ["judge"]
