@@ -155,14 +155,23 @@ def picked(draft: Draft, event: Event, test: SlotTest = any_card) -> tuple[Locat
 
     :raises IllegalActionError: if the named card does not qualify (nothing changes).
     """
-    assert isinstance(event, Choose) and event.location is not None and event.index is not None
-    loc, index = event.location, event.index
+    loc, index = _position(draft, event)
     slot = draft.stack_at(loc)[index]
-    if event.value is not None:
-        slot = draft.identify(loc, index, event.value)
+    name = chosen_card(event)
+    if name is not None:
+        slot = draft.identify(loc, index, name)
     if test(slot) is not True:
         raise IllegalActionError(f"{slot.card or 'that card'} does not qualify", rule="ability")
     return loc, index, slot
+
+
+def _position(draft: Draft, event: Event) -> tuple[Location, int]:
+    """The stack position an answer names (a correction may have changed the stack)."""
+    assert isinstance(event, Choose) and event.location is not None and event.index is not None
+    if not 0 <= event.index < len(draft.stack_at(event.location)):
+        raise IllegalActionError(f"{event.location.label} has no card {event.index + 1}",
+                                 rule="location")
+    return event.location, event.index
 
 
 def chosen_location(event: Event) -> Location:
@@ -262,8 +271,7 @@ def ensure_named(draft: Draft, s: Step, positions: Iterable[tuple[Location, int]
 
 @answer("ability-name-slot")
 def _on_slot_named(draft: Draft, s: Step, event: Event) -> None:
-    assert isinstance(event, Choose) and event.location is not None and event.index is not None
-    draft.identify(event.location, event.index, event.value)
+    draft.identify(*_position(draft, event), chosen_card(event))
     draft.push(s.data[0])
 
 

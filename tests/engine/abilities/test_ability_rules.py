@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from abilities_support import (
     I,
     J,
@@ -24,6 +25,7 @@ from abilities_support import (
 from engine.abilities import DEPLOY, primitives
 from engine.cards import CARDS
 from engine.decisions import Kind
+from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, GainFrom, Place, SetLocation, SetSovereign
 
 
@@ -158,3 +160,15 @@ def test_tracking_seer_places_the_card_the_camera_names() -> None:
     assert Place(L, None) in game.legal_actions()  # the camera will name it
     play(game, Place(L, "sevro"))
     assert stack(game, L) == ["deanna", "sevro"]
+
+
+def test_tracking_an_answer_made_stale_by_a_correction_is_refused() -> None:
+    game = tracked([["lorn"], ["eo"], ["deanna"], ["aja"]])
+    lead(game, "ragnar", J)
+    game.play(SetLocation(M, ()))  # the camera: Mars is empty after all
+    before = game.state
+    with pytest.raises(IllegalActionError, match="has no card"):
+        game.play(pick("eo", M, 0))
+    assert game.state is before
+    play(game, pick("deanna", L, 0))
+    assert "deanna" in game.state.banished
