@@ -402,3 +402,13 @@ def _check_colors(cl: object, ids: tuple[str, ...], card: str, base: int) -> Non
             assert got == base, (cl.card, color)
         elif not cl.any_color and not cl.offsets and color not in cl.colors_up:
             assert got <= base, (cl.card, color)
+
+
+@pytest.mark.parametrize("module", ["engine.scoring", "engine.bonuses", "engine.finale",
+                                    "engine.rulings", "engine.table"])
+def test_doctests(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
