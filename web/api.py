@@ -30,7 +30,8 @@ OPENAPI = Path(__file__).with_name("openapi.yaml")
 
 
 def service() -> Service:
-    return current_app.extensions["companion"]
+    found: Service = current_app.extensions["companion"]
+    return found
 
 
 def document(update: Update) -> Response:
@@ -66,8 +67,8 @@ def openapi() -> Response:
 def answer() -> Response:
     """Answer the pending decision with one of its options (by index)."""
     body = _body()
-    index = body.int("index", 0, 10_000)
-    seq = body.int("seq", 0, 2**53)
+    index = body.integer("index", 0, 10_000)
+    seq = body.integer("seq", 0, 2**53)
     card = body.card(optional=True)
     body.done()
     with _command_lock():
@@ -86,7 +87,7 @@ def answer() -> Response:
 def undo() -> Response:
     """Take back the last event (with the die rolls it caused)."""
     body = _body()
-    seq = body.int("seq", 0, 2**53, optional=True)
+    seq = body.integer("seq", 0, 2**53, optional=True)
     body.done()
     with _command_lock():
         _check_fresh(seq)
@@ -122,7 +123,7 @@ def table_buttons() -> tuple[str, ...]:
 
 def _correction(build: Callable[[Body], Event]) -> Response:
     body = _body()
-    seq = body.int("seq", 0, 2**53, optional=True)
+    seq = body.integer("seq", 0, 2**53, optional=True)
     event = build(body)
     body.done()
     with _command_lock():

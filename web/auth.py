@@ -106,7 +106,8 @@ def require_table(view: F) -> F:
 
 
 def limiter() -> Limiter:
-    return current_app.extensions["companion_web"].limiter
+    found: Limiter = current_app.extensions["companion_web"].limiter
+    return found
 
 
 def _check_rate(client: str) -> None:

@@ -201,13 +201,13 @@ def _named_label(event: Event, state: GameState, namer: Namer) -> str | None:
 
 def _resolve_label(event: Event, state: GameState, namer: Namer) -> str:
     """An end-of-game ability's option, as the engine's finale words it."""
-    index = getattr(event, "index", None)
+    index = int(getattr(event, "index", -1))
     found = getattr(state, "finale", None)
     try:
         from engine import finale
 
         decision = finale.decision(found) if found is not None else None
-        label = decision.options[index].label if decision is not None else None
+        label = decision.options[index].label if decision is not None and index >= 0 else None
     except (ImportError, AttributeError, IndexError, TypeError, ValueError):
         label = None
     return namer.text(label) if label else f"End-of-game option {index}"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 
 from flask import Flask
-from waitress import wasyncore
-from waitress.server import create_server
+from waitress import wasyncore  # type: ignore[import-untyped]
+from waitress.server import create_server  # type: ignore[import-untyped]
 
 SPARE_THREADS = 8  # for page loads and API calls while every stream slot is taken
 
@@ -45,8 +45,8 @@ class Server:
     @property
     def url(self) -> str:
         """The address the server listens on, e.g. ``http://127.0.0.1:43121``."""
-        host = self._server.effective_host  # type: ignore[union-attr]
-        port = self._server.effective_port  # type: ignore[union-attr]
+        host = self._server.effective_host
+        port = self._server.effective_port
         return f"http://{host}:{port}"
 
     def run(self) -> None:
@@ -55,7 +55,7 @@ class Server:
         try:
             # waitress's own run(), minus its shutdown on Ctrl-C: stop() must end the
             # event streams before it waits for the worker threads.
-            server.asyncore.loop(timeout=server.adj.asyncore_loop_timeout,  # type: ignore
+            server.asyncore.loop(timeout=server.adj.asyncore_loop_timeout,
                                  map=server._map, use_poll=server.adj.asyncore_use_poll)
         except (SystemExit, KeyboardInterrupt):
             return
@@ -70,19 +70,19 @@ class Server:
         """End the event streams, let the workers finish, then close every socket."""
         self.app.extensions["companion_web"].streams.shutdown()
         # Workers first, while the loop still runs: a finishing request wakes it.
-        self._server.task_dispatcher.shutdown()  # type: ignore[union-attr]
+        self._server.task_dispatcher.shutdown()
         loop = self._thread
         if loop is not None and loop.is_alive():
             # Sockets must be closed on the loop's own thread (closing them under a
             # running select() fails with EBADF); the trigger runs this there.
-            self._server.trigger.pull_trigger(self._close_sockets)  # type: ignore[union-attr]
+            self._server.trigger.pull_trigger(self._close_sockets)
             loop.join(5)
         else:
             self._close_sockets()
         self._thread = None
 
     def _close_sockets(self) -> None:
-        wasyncore.close_all(self._server._map)  # type: ignore[union-attr]  # the loop ends
+        wasyncore.close_all(self._server._map)  # the loop ends
 
     def __enter__(self) -> Server:
         return self.start()

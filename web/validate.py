@@ -47,7 +47,7 @@ class Body:
             raise BadInput(f"missing field {name!r}")
         return self.data[name]
 
-    def int(self, name: str, low: int, high: int, *, optional: bool = False,
+    def integer(self, name: str, low: int, high: int, *, optional: bool = False,
             nullable: bool = False) -> int | None:
         """An integer in ``low..high`` (never a bool or a float)."""
         value = self._get(name, optional)
@@ -85,7 +85,7 @@ class Body:
             return None
         return parse_card(value, name)
 
-    def list(self, name: str, *, optional: bool = False) -> list[Any] | None:
+    def array(self, name: str, *, optional: bool = False) -> list[Any] | None:
         value = self._get(name, optional)
         if value is None and optional:
             return None
@@ -131,9 +131,9 @@ _LOCATIONS = {loc.value: loc for loc in Location}
 def set_location(body: Body) -> SetLocation:
     """``{"location", "cards": [id or null, oldest first], "face_down"?, "removed_to"?}``."""
     location = body.location()
-    raw = body.list("cards") or []
+    raw = body.array("cards") or []
     cards = tuple(None if c is None else parse_card(c, "cards[]") for c in raw)
-    flags = body.list("face_down", optional=True)
+    flags = body.array("face_down", optional=True)
     if flags is not None and (len(flags) != len(cards)
                               or not all(isinstance(f, bool) for f in flags)):
         raise BadInput("'face_down' must hold one true/false per card")
@@ -153,7 +153,7 @@ def set_tokens(body: Body) -> SetTokens:
 
 def set_sovereign(body: Body) -> SetSovereign:
     """``{"player": seat or null}``."""
-    return SetSovereign(body.int("player", 0, MAX_SEATS - 1, nullable=True))
+    return SetSovereign(body.integer("player", 0, MAX_SEATS - 1, nullable=True))
 
 
 def set_hand_count(body: Body) -> SetHandCount:
@@ -173,7 +173,7 @@ def _player(body: Body) -> int:
 
 
 def _req_int(body: Body, name: str, low: int, high: int) -> int:
-    value = body.int(name, low, high)
+    value = body.integer(name, low, high)
     assert value is not None
     return value
 
