@@ -130,8 +130,9 @@ def _line_colours(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
         med[:r0, i], med[r1:, i] = med[r0, i], med[r1 - 1, i]
     # A card corner or a stray finger touches a line for a few mm: a long median skips it.
     k = int(15 * view.scale) | 1
-    return np.dstack([cv2.medianBlur(np.ascontiguousarray(med[:, :, c]), k)
-                      for c in range(3)]), noise
+    return np.dstack(
+        [cv2.medianBlur(np.ascontiguousarray(med[:, :, c]), k) for c in range(3)]
+    ), noise
 
 
 def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
@@ -460,11 +461,18 @@ def find_card(img: np.ndarray, min_share: float = 0.15) -> np.ndarray | None:
     """Corners (TL, TR, BR, BL, pixels) of the card in a photo of one card on a surface:
     the largest region unlike the photo's border, as a rotated rectangle."""
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    ring = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
-                           lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
+    ring = np.concatenate(
+        [
+            lab[:4].reshape(-1, 3),
+            lab[-4:].reshape(-1, 3),
+            lab[:, :4].reshape(-1, 3),
+            lab[:, -4:].reshape(-1, 3),
+        ]
+    )
     dist = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
-    mask = (dist > max(20.0, 3 * float(np.median(np.linalg.norm(ring - np.median(ring, 0),
-                                                                 axis=1))))).astype(np.uint8)
+    mask = (
+        dist > max(20.0, 3 * float(np.median(np.linalg.norm(ring - np.median(ring, 0), axis=1))))
+    ).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:

@@ -27,7 +27,7 @@ from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views
 
 NEGATIVE = -1
 NEGATIVE_SHARE = 0.12
-VIEWS = 2  # crops cut from each simulated capture
+VIEWS = 4  # crops cut from each simulated capture
 
 
 @dataclass(frozen=True)
@@ -232,10 +232,10 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
-    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--steps", type=int, default=700)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--fakes", type=int, default=600, help="invented cards to train on")
+    parser.add_argument("--fakes", type=int, default=300, help="invented cards to train on")
     parser.add_argument("--workers", type=int, default=1, help="batch-making processes")
     parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())
