@@ -9,6 +9,7 @@ card designs the embedder never saw, in the time it takes to embed their photos.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -138,12 +139,17 @@ def embed_images(classifier: CardClassifier, crops: Sequence[np.ndarray]) -> np.
 
 
 def enroll(
-    base: CardClassifier, crops_by_label: Mapping[str, Sequence[np.ndarray]], note: str = "enrolled"
+    base: CardClassifier,
+    crops_by_label: Mapping[str, Sequence[np.ndarray]],
+    note: str = "enrolled",
+    calibrate: bool = True,
 ) -> onnx.ModelProto:
     """A classifier with ``base``'s embedder and one prototype per given crop.
 
     Crops filed under a back name (``back``, ``face-down``) become the card-back
-    prototype; otherwise the base model's card back is kept.
+    prototype; otherwise the base model's card back is kept. With ``calibrate`` the
+    open-set thresholds are fitted to the new prototypes (see :func:`fit_thresholds`);
+    otherwise the base model's are kept.
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
     if not labels:
@@ -153,7 +159,40 @@ def enroll(
     back = embed_images(base, back_crops).mean(axis=0) if back_crops else _base_back(base)
     model = onnx.load(str(base.path))
     keep = {k: v for k, v in base.metadata.items() if k in ("min_score", "min_margin", "embedder")}
+    if calibrate:
+        chosen = fit_thresholds(base, [crops_by_label[k] for k in labels], protos)
+        keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
     return attach_head(model, labels, protos, back, {**keep, "head": note})
+
+
+def fit_thresholds(
+    base: CardClassifier,
+    crops: Sequence[Sequence[np.ndarray]],
+    protos: Sequence[np.ndarray],
+    views: int = 3,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Open-set thresholds for new prototypes: the enrolment images put through simulated
+    captures (light, blur, glare, a slightly wrong outline) must be accepted, captures of
+    hands, bare table and other objects must not. Seeded, so enrolment is repeatable."""
+    from vision.synth.crops import NEGATIVE_KINDS, capture
+    from vision.thresholds import NEGATIVE, choose_thresholds
+
+    rng = random.Random(seed)
+    shots, truth = [], []
+    for label, images in enumerate(crops):
+        for k in range(views):
+            shots.append(capture(images[k % len(images)], rng))
+            truth.append(label)
+    for k in range(max(60, len(shots) // 2)):
+        face = crops[rng.randrange(len(crops))][0]
+        shots.append(capture(face, rng, NEGATIVE_KINDS[k % len(NEGATIVE_KINDS)]))
+        truth.append(NEGATIVE)
+    emb = embed_images(base, shots)
+    scores = np.stack([(emb @ p.T).max(axis=1) for p in protos], axis=1)
+    if scores.shape[1] < 2:
+        scores = np.concatenate([scores, np.zeros_like(scores)], axis=1)
+    return choose_thresholds(scores, np.array(truth))
 
 
 def _base_back(base: CardClassifier) -> np.ndarray | None:
