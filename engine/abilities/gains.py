@@ -8,6 +8,7 @@ from engine.abilities.primitives import (
     COLOR,
     DECLINE,
     SlotTest,
+    banish_revealed,
     banish_self,
     banished_choices,
     card_options,
@@ -19,7 +20,6 @@ from engine.abilities.primitives import (
     gain_revealed,
     gainable,
     give_self,
-    index_in,
     is_color,
     name_revealed,
     not_colored,
@@ -294,8 +294,6 @@ def _online_gambler_seen(draft: Draft, s: Step) -> None:
         gain_revealed(draft, s.player, card)
         banish_self(draft, s)
     else:
-        from engine.abilities.primitives import banish_revealed
-
         banish_revealed(draft, card)
 
 
@@ -335,5 +333,3 @@ def vlogger(draft: Draft, s: Step) -> None:
     if draft.players[s.player].fleet > right.fleet:
         _give_and_draw(draft, s)
 
-
-__all__ = ["index_in"]

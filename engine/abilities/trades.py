@@ -11,10 +11,13 @@ from engine.abilities import deploy
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
+    banish_self,
     card_options,
     chosen_card,
     chosen_seat,
     decide,
+    deck_bottom,
+    gain_revealed,
     gainable,
     hand_cards,
     is_color,
@@ -31,7 +34,6 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event
-from engine.state import Slot
 from engine.steps import Step, answer, step
 
 TRADES = frozenset({"ceo", "sponsor", "stock-broker", "banker", "surgeon", "mickey-the-carver"})
@@ -113,8 +115,6 @@ def _banker_card(draft: Draft, s: Step, event: Event) -> None:
         _trade(draft, s)
         draft.lose_helium(s.player, 3)
         draft.gain_from(s.player, loc, index)
-        from engine.abilities.primitives import banish_self
-
         banish_self(draft, s)
 
 
@@ -190,8 +190,6 @@ def _dig(draft: Draft, s: Step) -> None:
         card = draft.reveal_from_deck()
         assert card is not None
         if _gold(card):
-            from engine.abilities.primitives import gain_revealed
-
             gain_revealed(draft, s.player, card)
             break
         passed.append(card)
@@ -203,8 +201,6 @@ def _mickey_found(draft: Draft, s: Step, event: Event) -> None:
     """Tracking: only the Gold leaves the deck; the others go back under it unseen."""
     card = chosen_card(event) if isinstance(event, Choose) else None
     if card is not None:
-        from engine.abilities.primitives import deck_bottom
-
         deck_bottom(draft)  # one card fewer in the deck: its order is unknown anyway
         draft.add_to_hand(s.player, card)
         draft.note("gain", player=s.player, card=card, source="deck")
@@ -271,5 +267,3 @@ def _loan_shark_resume(draft: Draft, s: Step) -> None:
     """Back to the lender's turn: its context, and no final round fixed in the middle."""
     draft.turn, draft.current, draft.final_turns = s.data
 
-
-__all__ = ["TRADES", "Slot"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abilities_support import (
     I,
     J,
+    L,
     M,
     asks,
     banish_from_deck,
@@ -128,6 +129,17 @@ def test_loan_shark_borrower_pays_two_and_plays_a_turn_inside_yours() -> None:
     assert gain_is_next(game, 0)  # the lender's turn resumes at its gain step
     assert game.state.current == 0 and game.state.turn.deployed_to is J
     assert [p.turns for p in game.state.players] == [0, 0, 0]  # the borrowed one not counted
+
+
+def test_loan_shark_borrowed_turn_that_triggers_the_end_leaves_a_full_final_round() -> None:
+    game = table([["loan-shark"], ["uncle-narol"], ["martyr"]], [["lorn"], ["eo"], [], []],
+                 tokens={1: (8, 0, 6)})
+    lead(game, "loan-shark", L)
+    play(game, seat(1), Choose("turn"), Lead("uncle-narol", I), GainFrom(J))
+    assert game.state.trigger is not None and game.state.trigger.player == 1
+    assert game.state.final_turns is None  # not fixed inside the lender's turn
+    play(game, GainFrom(M))  # the lender finishes: one turn each is now the target
+    assert game.state.final_turns == 1 and turn_of(game) == 1
 
 
 def test_loan_shark_otherwise_the_opponent_pays_one() -> None:
