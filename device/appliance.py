@@ -182,9 +182,9 @@ class Appliance:
         from vision.classifier import default_model_path
         from vision.scanner import TableScanner
 
-        model = Path(self.config.vision.model) if self.config.vision.model \
-            else default_model_path()
-        return TableScanner(model)
+        vision = self.config.vision
+        model = Path(vision.model) if vision.model else default_model_path()
+        return TableScanner(model, manual_calibration(vision.corners))
 
     @staticmethod
     def _stabilizer() -> Any:
@@ -297,6 +297,15 @@ class Appliance:
         """The camera's latest frame as JPEG (for the page), or None before the first."""
         frame = self.pipeline.frame if self.pipeline else None
         return None if frame is None else _jpeg(frame, quality)
+
+
+def manual_calibration(corners: list[list[float]]) -> Any:
+    """The ``[vision] corners`` setting as a manual calibration (None: use the markers)."""
+    if not corners:
+        return None
+    from vision.calibrate import Calibration
+
+    return Calibration(tuple((float(x), float(y)) for x, y in corners), source="manual")
 
 
 def _open_camera(camera: Any, layout: Any) -> Any:

@@ -153,9 +153,8 @@ def _typed(value: Any, default: Any, where: str) -> Any:
         return value
     elif isinstance(default, str) and isinstance(value, str | int):
         return str(value)
-    elif isinstance(default, list) and isinstance(value, list) and all(
-            isinstance(v, str) for v in value):
-        return value
+    elif isinstance(default, list) and isinstance(value, list):
+        return value  # element types are checked with the values (CHECKS)
     raise ConfigError(f"{where} must be {_type_name(default)}, not {value!r}")
 
 
@@ -167,7 +166,7 @@ def _type_name(default: Any) -> str:
     if isinstance(default, int):
         return "a whole number"
     if isinstance(default, list):
-        return "a list of strings"
+        return "a list"
     return "a string"
 
 
@@ -191,6 +190,20 @@ def _table_pin(value: Any) -> str | None:
     return None if ok else "must be empty (random) or 4 to 6 digits"
 
 
+def _command(value: Any) -> str | None:
+    if not value or not all(isinstance(v, str) for v in value):
+        return "must be a program and its arguments, as strings"
+    return None
+
+
+def _corners(value: Any) -> str | None:
+    pairs = value == [] or (len(value) == 4 and all(
+        isinstance(p, list) and len(p) == 2
+        and all(isinstance(c, int | float) and not isinstance(c, bool) for c in p)
+        for p in value))
+    return None if pairs else "must be empty or four [x, y] pixel pairs (TL, TR, BR, BL)"
+
+
 CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("camera", "source"): _one_of(*SOURCES),
     ("camera", "width"): _between(64, 4608),
@@ -202,7 +215,8 @@ CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("buttons", "bounce_time"): _between(0, 1),
     ("buttons", "undo_hold"): _between(0.1, 10),
     ("led", "pin"): _bcm_pin,
-    ("voice", "command"): lambda v: None if v else "must name a program",
+    ("voice", "command"): _command,
+    ("vision", "corners"): _corners,
     ("web", "port"): _between(0, 65535),  # 0: any free port (tests, benchmarks)
     ("web", "max_clients"): _between(1, 100),
     ("web", "pin"): _table_pin,

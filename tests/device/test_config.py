@@ -53,7 +53,9 @@ def test_missing_standard_files_are_skipped_but_a_named_one_is_an_error(tmp_path
     ("[camera]\nsource = 'webcam'\n", r"camera\.source = 'webcam' must be one of picamera"),
     ("[web]\npin = '12'\n", r"web\.pin = '12' must be empty \(random\) or 4 to 6 digits"),
     ("[camera]\nretry_min = 9\nretry_max = 2\n", r"retry_min must not exceed"),
-    ("[voice]\ncommand = ['espeak-ng', 3]\n", r"voice\.command must be a list of strings"),
+    ("[voice]\ncommand = ['espeak-ng', 3]\n", r"voice\.command = .* must be a program and"),
+    ("[voice]\ncommand = 'espeak-ng'\n", r"voice\.command must be a list, not 'espeak-ng'"),
+    ("[vision]\ncorners = [[1, 2], [3, 4]]\n", r"vision\.corners = .* four \[x, y\] pixel"),
     ("[web\nport = 1\n", r"not valid TOML"),
 ])
 def test_bad_settings_are_refused_naming_file_and_key(tmp_path: Path, text: str,

@@ -131,3 +131,16 @@ def test_the_camera_sees_the_top_cards_the_game_shows(demo: Appliance) -> None:
     assert seen[-1].source == "camera"
     view = demo.service.camera_reading
     assert view is not None and set(view) == {"jupiter", "mars", "luna", "institute"}
+
+
+def test_manual_corners_become_the_scanners_calibration() -> None:
+    from device.appliance import manual_calibration
+    from vision.calibrate import CalibrationError
+
+    assert manual_calibration([]) is None
+    corners = [[212, 140], [1090, 150], [1075, 730], [220, 720]]
+    calibration = manual_calibration(corners)
+    assert calibration.source == "manual"
+    assert calibration.corners == tuple((float(x), float(y)) for x, y in corners)
+    with pytest.raises(CalibrationError, match="convex"):
+        manual_calibration([corners[0], corners[2], corners[1], corners[3]])
