@@ -19,8 +19,8 @@ other cards can *raise* its points; scoring tries only those for Grays and Orang
 >>> hand = Hand.of(("janitor", "dataport-specialist", "holo-designer", "cyther"))
 >>> clause_points(hand, 0)  # two Greens with the Janitor; Cyther is an Orange
 10
->>> clause_points(Hand.of(hand.ids, extra={}, renamed={}), 3)  # Cyther: no Blue
-0
+>>> clause_points(Hand.of(("cassius", "mustang", "cyther"), renamed={"cyther": "darrow"}), 0)
+40
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from engine.rulings import Rulings
 
 C = Color
 T = TypeVar("T")
-ALL_COLORS: tuple[Color, ...] = tuple(Color)
 
 
 @dataclass(frozen=True, slots=True)
