@@ -1,6 +1,7 @@
 """The service's CPU use and peak memory at 10 frames per second on the synthetic camera.
 
     .venv/bin/python benchmarks/device_cpu.py [--seconds 60] [--warmup 15] [--fps 10]
+                                              [--model FILE.onnx]
 
 Runs the whole demo appliance in this process (journal, engine thread, scripted game,
 synthetic table camera → scanner → stabiliser, web server, no voice) and reports CPU
@@ -36,11 +37,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=float, default=15.0)
     parser.add_argument("--fps", type=float, default=10.0)
+    parser.add_argument("--model", default="", help="classifier (default: the installed one)")
     args = parser.parse_args()
     cfg = settings.load(system=None, user=None)
     cfg = cfg.replace("camera", source="synthetic", fps=args.fps)
     cfg = cfg.replace("web", host="127.0.0.1", port=0)
     cfg = cfg.replace("voice", enabled=False)
+    cfg = cfg.replace("vision", model=args.model)
     appliance = Appliance(cfg, demo=True, out=io.StringIO(), seed=1)
     appliance.start()
     try:
