@@ -217,6 +217,12 @@ class Tracker:
     def _explain(self, states: Sequence[GameState], view: View) -> Verdict:
         start = states[self.anchor]
         readings, nearest = self.search(start, tuple(self.evidence))
+        if not readings:
+            # Views caught half-way through one move (an ability that moves three
+            # cards, done by hand one at a time) need not be explained on their own.
+            steady = _without_halfway_views(start, tuple(self.evidence))
+            if len(steady) < len(self.evidence):
+                readings, _ = self.search(start, steady)
         if len(readings) == 1 or _same_outcome(start, readings):
             return self._verdict_for(readings[0])
         if readings:
@@ -480,6 +486,33 @@ def _same_outcome(start: GameState, readings: list[tuple[Event, ...]]) -> bool:
             state = apply(state, event)
         outcomes.add(state.fen())
     return len(outcomes) == 1
+
+
+def _without_halfway_views(
+    start: GameState, evidence: tuple[View | Button, ...]
+) -> tuple[View | Button, ...]:
+    """The evidence without views that lie on the way from ``start`` to the last view.
+
+    On the way: every stack's depth between where it started and where it ended, and
+    its top card one of those two (or unseen). A card put down on the wrong stack and
+    then moved is not on the way, and stays as evidence to be explained or asked about.
+    """
+    views = [e for e in evidence if not isinstance(e, Button)]
+    if len(views) < 2:
+        return evidence
+    first, last = view_of(start), views[-1]
+    return tuple(e for e in evidence
+                 if isinstance(e, Button) or e is last or not _halfway(e, first, last))
+
+
+def _halfway(view: View, first: View, last: View) -> bool:
+    for now, a, b in zip(view, first, last, strict=True):
+        if not min(a.depth, b.depth) <= now.depth <= max(a.depth, b.depth):
+            return False
+        if now.top not in (None, a.top, b.top) or (
+                now.face_down and not (a.face_down or b.face_down)):
+            return False
+    return True
 
 
 def _visible_choice(decision: Decision) -> bool:

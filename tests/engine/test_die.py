@@ -8,14 +8,14 @@ from positions import FixedDie, I, J, L, M, position
 from engine.decisions import Kind
 from engine.events import Choose, DrawFromDeck, Face, Lead, Place, Roll
 
-HANDS = [["darrow", "sevro"], ["nero", "lorn"]]
+HANDS = [["pax-au-telemanus", "sevro"], ["nero", "lorn"]]
 STACKS = [["pelus"], ["virga", "eo"], ["orion"], ["the-pax"]]
 
 
 def roll(face: str, *, tokens: dict[int, tuple[int, int, int]] | None = None):  # type: ignore[no-untyped-def]
     game = position(HANDS, STACKS, deck=["quietus", "invictus"], tokens=tokens,
                     rng=FixedDie(face))
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(DrawFromDeck())
     return game
 

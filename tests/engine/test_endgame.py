@@ -11,8 +11,8 @@ from engine.game import Game
 from engine.scoring import score
 from engine.state import Phase
 
-HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn", "aja"], ["judge", "trigg", "holiday"],
-         ["virga", "pelus", "orion"]]
+HANDS = [["pax-au-telemanus", "the-howlers", "eo"], ["justice", "lorn", "aja"], ["judge", "trigg", "holiday"],
+         ["martyr", "pelus", "orion"]]
 STACKS = [["quietus", "invictus"], ["morning-star", "the-pax", "ragnar", "sefi"],
           ["helga", "stained"], ["lawyer", "politician", "timony", "diplomat"]]
 HOUSES = [House.APOLLO, House.MARS, House.DIANA, House.JUPITER]
@@ -32,18 +32,18 @@ def rulebook_table() -> Game:
 
 def test_rulebook_example_b_triggers_c_and_d_play_then_apollo_plays_last() -> None:
     game = rulebook_table()
-    lead_and_gain(game, "darrow", I)  # A
+    lead_and_gain(game, "pax-au-telemanus", I)  # A
     assert game.state.trigger is None
-    lead_and_gain(game, "nero", M)  # B reaches 7 Helium with Fleet 7
+    lead_and_gain(game, "justice", M)  # B reaches 7 Helium with Fleet 7
     trigger = game.state.trigger
     assert trigger is not None and (trigger.player, trigger.turn) == (1, 1)
     assert trigger.conditions == ("fleet", "helium")
     assert turns_left(game.state) == {0: 1, 1: 0, 2: 1, 3: 1}
     lead_and_gain(game, "judge", I)  # C
-    lead_and_gain(game, "virga", I)  # D
+    lead_and_gain(game, "martyr", I)  # D
     assert game.state.current == 0 and game.state.phase is Phase.PLAYING
     assert turns_left(game.state) == {0: 1, 1: 0, 2: 0, 3: 0}
-    lead_and_gain(game, "sevro", I)  # A's extra, last turn
+    lead_and_gain(game, "the-howlers", I)  # A's extra, last turn
     assert game.state.phase is Phase.OVER
     assert [p.turns for p in game.state.players] == [2, 1, 1, 1]
 
@@ -51,12 +51,12 @@ def test_rulebook_example_b_triggers_c_and_d_play_then_apollo_plays_last() -> No
 def test_when_apollo_triggers_everyone_else_plays_once_more_then_apollo() -> None:
     game = position(HANDS, STACKS, houses=HOUSES)
     game.push(SetTokens(0, 6, 0, 7))
-    lead_and_gain(game, "darrow", M)  # A triggers
+    lead_and_gain(game, "pax-au-telemanus", M)  # A triggers
     assert game.state.trigger.player == 0
-    for card in ("nero", "judge", "virga"):
+    for card in ("justice", "judge", "martyr"):
         lead_and_gain(game, card, I)
     assert game.state.current == 0 and game.state.phase is Phase.PLAYING
-    lead_and_gain(game, "sevro", I)
+    lead_and_gain(game, "the-howlers", I)
     assert game.state.phase is Phase.OVER
     assert [p.turns for p in game.state.players] == [2, 1, 1, 1]
 
@@ -65,9 +65,9 @@ def test_without_apollo_the_game_ends_when_turns_are_equal() -> None:
     game = position(HANDS, STACKS, houses=[House.MINERVA, House.MARS, House.DIANA,
                                            House.JUPITER])
     game.push(SetTokens(3, 6, 0, 7))
-    for card in ("darrow", "nero", "judge"):
+    for card in ("pax-au-telemanus", "justice", "judge"):
         lead_and_gain(game, card, I)
-    lead_and_gain(game, "virga", M)  # the last seat triggers: the round is complete
+    lead_and_gain(game, "martyr", M)  # the last seat triggers: the round is complete
     assert game.state.phase is Phase.OVER
     assert [p.turns for p in game.state.players] == [1, 1, 1, 1]
 
@@ -78,12 +78,12 @@ def test_three_conditions_across_players_trigger() -> None:
     game.push(SetTokens(2, 0, 0, 7))
     assert game.state.trigger is None
     game.push(SetTokens(3, 0, 6, 0))
-    lead_and_gain(game, "darrow", I)  # A places D's... no: A's own 1st Influence
+    lead_and_gain(game, "pax-au-telemanus", I)  # A places D's... no: A's own 1st Influence
     assert game.state.trigger is None  # A has 1 Influence; D still 6
-    lead_and_gain(game, "nero", I)
+    lead_and_gain(game, "justice", I)
     assert game.state.trigger is None
     lead_and_gain(game, "judge", M)
-    lead_and_gain(game, "virga", I)  # D reaches 7 Influence: all three are met
+    lead_and_gain(game, "martyr", I)  # D reaches 7 Influence: all three are met
     trigger = game.state.trigger
     assert trigger is not None and trigger.player == 3
     assert trigger.conditions == ("fleet", "helium", "influence")
@@ -97,7 +97,7 @@ def test_one_condition_each_by_two_players_does_not_trigger() -> None:
 
 
 def test_the_neutral_house_never_meets_a_condition() -> None:
-    game = position([["darrow"], ["nero"]], [["pelus"], ["virga"], [], []])
+    game = position([["pax-au-telemanus"], ["justice"]], [["pelus"], ["martyr"], [], []])
     assert game.state.neutral_influence == 3
     game.push(SetTokens(0, 7, 0, 0))
     game.push(SetTokens(1, 0, 0, 7))
@@ -107,7 +107,7 @@ def test_the_neutral_house_never_meets_a_condition() -> None:
 def test_the_trigger_is_checked_after_every_change() -> None:
     game = position(HANDS, STACKS, houses=HOUSES)
     game.push(SetTokens(0, 7, 6, 0))
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(GainFrom(I))
     assert game.state.trigger is not None and game.state.trigger.conditions == (
         "helium", "influence")
@@ -124,7 +124,7 @@ def finished_game(hands: list[list[str]], houses: list[House]) -> Game:
 
 
 def test_end_of_game_abilities_are_decisions_best_option_first() -> None:
-    game = finished_game([["darrow", "auctioneer"], ["nero", "lorn"]],
+    game = finished_game([["pax-au-telemanus", "auctioneer"], ["justice", "lorn"]],
                          [House.MARS, House.DIANA])
     state = game.state
     assert state.phase is Phase.FINALE
@@ -137,7 +137,7 @@ def test_end_of_game_abilities_are_decisions_best_option_first() -> None:
 
 
 def test_ceres_banishes_from_hand_after_every_other_ability() -> None:
-    game = finished_game([["darrow", "eo", "sevro"], ["nero", "auctioneer"]],
+    game = finished_game([["pax-au-telemanus", "eo", "the-howlers"], ["justice", "auctioneer"]],
                          [House.CERES, House.DIANA])
     assert "Auctioneer" in game.state.pending.prompt  # P2's ability comes first
     game.play(game.state.pending.options[0])
@@ -149,7 +149,7 @@ def test_ceres_banishes_from_hand_after_every_other_ability() -> None:
 
 
 def test_scores_come_from_the_table_the_finale_left() -> None:
-    game = finished_game([["darrow", "auctioneer"], ["nero", "lorn"]],
+    game = finished_game([["pax-au-telemanus", "auctioneer"], ["justice", "lorn"]],
                          [House.MARS, House.DIANA])
     before = game.state.players[0]
     game.play(game.legal_actions()[0])

@@ -9,14 +9,14 @@ from engine.board import House
 from engine.decisions import Kind
 from engine.events import Block, Choose, Decline, DrawFromDeck, GainFrom, Lead, Place
 
-HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn", "justice"]]
+HANDS = [["pax-au-telemanus", "judge", "eo"], ["the-howlers", "lorn", "justice"]]
 STACKS = [["pelus"], ["virga", "ragnar"], ["orion", "quietus"], ["the-pax"]]
 
 
 def take_luna(house: House, *, rng: FixedDie | None = None, other: House = House.MARS):  # type: ignore[no-untyped-def]
     game = position(HANDS, STACKS, deck=["invictus", "morning-star"], houses=[house, other],
                     rng=rng)
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(GainFrom(L))
     return game
 
@@ -62,22 +62,22 @@ def test_minerva_rolling_the_sovereign_picks_another_face() -> None:
 def test_house_ability_fires_again_when_the_token_is_already_held() -> None:
     game = position(HANDS, [["pelus"], [], ["orion", "quietus"], []],
                     houses=[House.MARS, House.DIANA], first=0)
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(GainFrom(L))
-    game.play(Lead("nero", M))  # Bo
+    game.play(Lead("the-howlers", M))  # Bo
     game.play(GainFrom(J))
-    game.play(Lead("sevro", J))
+    game.play(Lead("judge", J))
     game.play(GainFrom(L))  # Ann already holds it
     assert game.state.sovereign == 0
     assert game.state.players[0].helium == 2
 
 
 def test_sovereign_passes_from_holder_to_taker() -> None:
-    game = position([["darrow", "sevro"], ["nero", "lorn"]],
+    game = position([["pax-au-telemanus", "judge"], ["the-howlers", "lorn"]],
                     [["pelus"], [], ["orion", "quietus"], []])
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(GainFrom(L))
-    game.play(Lead("nero", J))
+    game.play(Lead("the-howlers", J))
     game.play(GainFrom(L))
     assert game.state.sovereign == 1
 
@@ -85,9 +85,9 @@ def test_sovereign_passes_from_holder_to_taker() -> None:
 def sovereign_held_by_bo():  # type: ignore[no-untyped-def]
     game = position(HANDS, [["pelus"], [], ["orion", "quietus"], []],
                     deck=["invictus"], first=1)
-    game.play(Lead("nero", J))
+    game.play(Lead("the-howlers", J))
     game.play(GainFrom(L))
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(GainFrom(L))
     return game
 
@@ -109,11 +109,11 @@ def test_declining_the_block_gives_up_the_token() -> None:
 
 
 def test_no_block_is_offered_without_a_block_card() -> None:
-    game = position([["darrow", "sevro"], ["nero", "lorn"]],
+    game = position([["pax-au-telemanus", "judge"], ["the-howlers", "lorn"]],
                     [["pelus"], [], ["orion", "quietus"], []], first=1)
-    game.play(Lead("nero", J))
+    game.play(Lead("the-howlers", J))
     game.play(GainFrom(L))
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(GainFrom(L))
     assert game.state.sovereign == 0
 
@@ -121,6 +121,6 @@ def test_no_block_is_offered_without_a_block_card() -> None:
 def test_die_sovereign_face_fires_the_house() -> None:
     game = position(HANDS, STACKS, deck=["invictus"], houses=[House.JUPITER, House.MARS],
                     rng=FixedDie("sovereign"))
-    game.play(Lead("darrow", J))
+    game.play(Lead("pax-au-telemanus", J))
     game.play(DrawFromDeck())
     assert game.state.sovereign == 0 and game.state.players[0].fleet == 1
