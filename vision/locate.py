@@ -147,18 +147,32 @@ def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
     return field, noise
 
 
-def foreground(view: View, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of pixels that differ from the table's colour: holes in cards filled, and
-    blobs wider than ~3 mm (hands, arms, objects; not wood grain or printed text)."""
+def foreground(view: View, lab: np.ndarray, edges: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of pixels that differ from the table's colour (or, given ``edges``, sit on
+    much stronger edges than the table has: a dark card on a dark table still has its
+    printing): holes in cards filled, and blobs wider than ~7 mm (hands, arms, objects)."""
     field, noise = background_field(view, lab)
     diff = cv2.absdiff(lab, field)
     dist = cv2.transform(diff, np.array([[0.5, 1.0, 1.0]], np.float32))
     mask = (dist > max(10.0, 4.0 * noise)).astype(np.uint8)
     mask[lab[:, :, 0] == 0] = 0  # outside the camera's view
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    if edges is not None:
+        mask |= _busy(view, edges)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     return fill_holes(closed, background_points(view)), blobs.astype(bool)
+
+
+def _busy(view: View, edges: np.ndarray) -> np.ndarray:
+    """Where edges are far denser than on the table lines (printing, card borders)."""
+    density = cv2.blur(edges, (5, 5))
+    xs = [view.px(x, 0) for x in _knots(view)[1:-1]]
+    table = float(np.median(density[:, xs]))
+    busy = (density > max(12.0, 3.0 * table)).astype(np.uint8)
+    # The blur and the gradient reach ~3 px past a card's edge: take that back.
+    return cv2.erode(busy, np.ones((5, 5), np.uint8))
 
 
 def fill_holes(mask: np.ndarray, table_points: np.ndarray) -> np.ndarray:
@@ -345,7 +359,7 @@ def refine_bottom(
 
     Glare or a shadow can stretch the mask below the card, but they have soft borders.
     """
-    ys = np.arange(yb - 45, yb + 3.01, 0.5)
+    ys = np.arange(yb - 45, yb + 12.01, 0.5)
     angles = [angle, *np.radians(np.arange(-6, 6.1, 2.0))]
     table = np.stack([edge_strength(ev, view, xc, ys, a) for a in angles])
     best = table.max()
@@ -360,11 +374,15 @@ def refine_bottom(
 def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray | None, str]:
     """The top card's outline (mm) from the bottom of its stack, or None and why not."""
     edge = bottom_edge(ev.mask, view, xc, end)
-    if edge is None or abs(edge[0]) > math.tan(math.radians(12)):
-        return None, "ragged bottom edge"
+    if edge is None:
+        return None, "no bottom edge"
     yb, angle = edge[0] * xc + edge[1], math.atan(edge[0])
-    if edge[2] > 1.0:  # not a clean straight bottom: look for the real edge in the gradient
+    if abs(angle) > math.radians(12):  # the mask's bottom is not a card's: start level
+        yb, angle = float(view.mm(end, 1)), 0.0
+    if edge[2] > 1.0 or angle == 0.0:  # not a clean straight bottom: use the gradient
         yb, angle = refine_bottom(ev, view, xc, yb, angle)
+    if abs(angle) > math.radians(8):
+        return None, "ragged bottom edge"
     guess = _mask_centre(ev.mask, view, xc, yb, angle)
     u = side_position(ev, view, (xc, yb), angle, guess)
     px, py = xc + u * math.cos(angle), yb + u * math.sin(angle)
@@ -433,10 +451,11 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
 def evidence(frame: np.ndarray, view: View) -> Evidence:
     """Rectify ``frame`` and compute the masks and gradients the columns are read from."""
     lab = cv2.cvtColor(view.rectify(frame), cv2.COLOR_BGR2YCrCb)  # cheaper than Lab
-    mask, blobs = foreground(view, lab)
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
+    edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)), alpha=0.25)
+    mask, blobs = foreground(view, lab, edges)
     return Evidence(mask, blobs, gx, gy)
 
 
