@@ -371,6 +371,21 @@ def refine_bottom(
     return float(ys[k]), float(angles[int(table[:, k].argmax())])
 
 
+def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
+    """True when a large blob lies just outside the top card's bottom or lower sides,
+    where only table can be (older cards end a cascade step higher): a hand or an arm."""
+    c, s = math.cos(angle), math.sin(angle)
+    down, right = np.array([-s, c]), np.array([c, s])
+    bl, br = quad[3], quad[2]
+    strips = [
+        _rotated(*((bl + br) / 2 + 6 * down), CARD_W_MM - 10, 6, angle),
+        _rotated(*(bl - 5 * right - 5 * down), 4, 6, angle),
+        _rotated(*(br + 5 * right - 5 * down), 4, 6, angle),
+    ]
+    shares = [_share(ev.blobs, view, strip) for strip in strips]
+    return shares[0] > 0.5 and max(shares[1:]) > 0.5
+
+
 def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray | None, str]:
     """The top card's outline (mm) from the bottom of its stack, or None and why not."""
     edge = bottom_edge(ev.mask, view, xc, end)
@@ -387,10 +402,9 @@ def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray 
     u = side_position(ev, view, (xc, yb), angle, guess)
     px, py = xc + u * math.cos(angle), yb + u * math.sin(angle)
     cx, cy = px + CARD_H_MM / 2 * math.sin(angle), py - CARD_H_MM / 2 * math.cos(angle)
-    below = _rotated(px - 7 * math.sin(angle), py + 7 * math.cos(angle), CARD_W_MM - 8, 8, angle)
-    if _share(ev.blobs, view, below) > 0.35 and edge[2] > 1.5:
-        return None, "something covers the card's lower edge"
     quad = card_quad(cx, cy, angle)
+    if _spills(ev, view, quad, angle):
+        return None, "something covers the card and spills past its edges"
     if _share(ev.mask, view, quad) < 0.75:
         return None, "the outline is not filled like a card"
     return quad, ""
