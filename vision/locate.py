@@ -343,13 +343,15 @@ def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarr
     return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
 
 
-def edge_strength(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: float) -> np.ndarray:
-    """Mean gradient across a horizontal-ish line (slope ``angle``) through (xc, y), per y."""
-    xs = np.arange(xc - 22, xc + 22.1, 2.0)[None, :]
-    y = ys[:, None] + (xs - xc) * math.tan(angle)
+def edge_strength(ev: Evidence, view: View, xc: float, ys: np.ndarray,
+                  angles: np.ndarray) -> np.ndarray:
+    """Mean gradient across lines through (xc, y) sloped at each angle: (angles, ys)."""
+    xs = np.arange(xc - 22, xc + 22.1, 2.0)[None, None, :]
+    tan = np.tan(angles)[:, None, None]
+    y = ys[None, :, None] + (xs - xc) * tan
     x = np.broadcast_to(xs, y.shape)
-    c, s = math.cos(angle), math.sin(angle)
-    return np.abs(_sample(ev.gy, view, x, y) * c - _sample(ev.gx, view, x, y) * s).mean(axis=1)
+    c, s = np.cos(angles)[:, None, None], np.sin(angles)[:, None, None]
+    return np.abs(_sample(ev.gy, view, x, y) * c - _sample(ev.gx, view, x, y) * s).mean(axis=2)
 
 
 def refine_bottom(
@@ -360,8 +362,9 @@ def refine_bottom(
     Glare or a shadow can stretch the mask below the card, but they have soft borders.
     """
     ys = np.arange(yb - 20, yb + 6.01, 0.5)
-    angles = [angle, *np.radians(np.arange(-6, 6.1, 2.0))]
-    table = np.stack([edge_strength(ev, view, xc, ys, a) for a in angles])
+    spread = (-6, -4, -2, 0, 2, 4, 6) if angle == 0.0 else (-2, -1, 0, 1, 2)
+    angles = angle + np.radians(spread)
+    table = edge_strength(ev, view, xc, ys, angles)
     best = table.max()
     strong = np.flatnonzero(table.max(axis=0) >= 0.5 * best)
     if best <= 0 or strong.size == 0:
