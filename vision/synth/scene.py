@@ -121,23 +121,26 @@ def _extent(hom: np.ndarray) -> tuple[float, float]:
     return float(np.ptp(px[:, 0])), float(np.ptp(px[:, 1]))
 
 
+def _roi(frame: np.ndarray, quad: np.ndarray) -> tuple[int, int, int, int] | None:
+    h, w = frame.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (w, h))
+    return (int(x0), int(y0), int(x1), int(y1)) if x1 > x0 and y1 > y0 else None
+
+
 def paste(frame: np.ndarray, img: np.ndarray, quad: np.ndarray) -> None:
     """Draw ``img`` into ``frame`` with its corners on ``quad`` (TL, TR, BR, BL pixels)."""
-    h, w = frame.shape[:2]
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if x1 <= x0 or y1 <= y0:
+    box = _roi(frame, quad)
+    if box is None:
         return
-    local = (quad - (x0, y0)).astype(np.float32)
+    x0, y0, x1, y1 = box
     ih, iw = img.shape[:2]
     src = np.array([[0, 0], [iw, 0], [iw, ih], [0, ih]], np.float32)
-    m = cv2.getPerspectiveTransform(src, local)
+    m = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
     roi = frame[y0:y1, x0:x1]
-    warped = cv2.warpPerspective(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
-    mask = np.zeros(roi.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(local * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
-    np.copyto(roi, warped, where=mask[:, :, None] > 127)
+    # Transparent border: only pixels that map inside the image are written.
+    cv2.warpPerspective(img, m, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_AREA,
+                        borderMode=cv2.BORDER_TRANSPARENT)
 
 
 def _project(hom: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
@@ -225,14 +228,14 @@ def _draw_card(
 
 def darken(frame: np.ndarray, quad: np.ndarray, factor: float) -> None:
     """Scale the pixels inside a convex pixel polygon by ``factor`` (in place)."""
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, frame.shape[1::-1])
-    if x1 <= x0 or y1 <= y0:
+    box = _roi(frame, quad)
+    if box is None:
         return
+    x0, y0, x1, y1 = box
     roi = frame[y0:y1, x0:x1]
-    mask = np.zeros(roi.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 255)
-    np.copyto(roi, cv2.convertScaleAbs(roi, alpha=factor), where=mask[:, :, None] > 0)
+    black = roi.copy()
+    cv2.fillConvexPoly(black, np.round(quad - (x0, y0)).astype(np.int32), (0, 0, 0))
+    cv2.addWeighted(black, 1 - factor, roi, factor, 0, dst=roi)
 
 
 def _object_polys(
