@@ -147,8 +147,9 @@ def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
     return field, noise
 
 
-def foreground(view: View, lab: np.ndarray, edges: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
+def foreground(
+    view: View, lab: np.ndarray, edges: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Masks of pixels that differ from the table's colour (or, given ``edges``, sit on
     much stronger edges than the table has: a dark card on a dark table still has its
     printing): holes in cards filled, and blobs wider than ~7 mm (hands, arms, objects)."""
@@ -254,39 +255,6 @@ def bottom_edge(
     return _fit_line(np.asarray(view.mm(xs, 0)), np.asarray(view.mm(below, 1)))
 
 
-def side_extents(
-    mask: np.ndarray, view: View, xc: float, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Left and right card edges (mm) on ``rows``: where the run through the centre ends."""
-    centre = view.px(xc, 0)
-    reach = int(40 * view.scale)
-    lo, hi = max(centre - reach, 0), min(centre + reach, mask.shape[1])
-    left = centre - _first_false(mask[rows, lo:centre][:, ::-1], axis=1)
-    right = centre + _first_false(mask[rows, centre:hi], axis=1)
-    return np.asarray(view.mm(left, 0)), np.asarray(view.mm(right, 0))
-
-
-def _sides(
-    left: np.ndarray, right: np.ndarray, ys: np.ndarray, xc: float, yb: float, angle: float
-) -> tuple[float, float] | None:
-    """The card's left and right edge positions along its bottom edge (mm from ``xc``).
-
-    When the two are not a card's width apart (glare or a neighbour's card bleeding into
-    one side), the straighter side is trusted and the other put a card's width away.
-    """
-    c, s = math.cos(angle), math.sin(angle)
-    u_left = (left - xc) * c + (ys - yb) * s
-    u_right = (right - xc) * c + (ys - yb) * s
-    lo, hi = float(np.median(u_left)), float(np.median(u_right))
-    if abs(hi - lo - CARD_W_MM) <= 6:
-        return lo, hi
-    wobble_l = float(np.median(np.abs(u_left - lo)))
-    wobble_r = float(np.median(np.abs(u_right - hi)))
-    if min(wobble_l, wobble_r) > 1.0 or not 0 < hi - lo - CARD_W_MM < 25:
-        return None
-    return (lo, lo + CARD_W_MM) if wobble_l < wobble_r else (hi - CARD_W_MM, hi)
-
-
 @dataclass(frozen=True)
 class Evidence:
     """Per-view images the column analysis reads: masks and the lightness gradient."""
@@ -313,7 +281,7 @@ def side_position(
     whose two sides, a card's width apart, show the strongest edges just above the bottom
     corners (only the top card is there: older cards end a cascade step higher)."""
     c, s = math.cos(angle), math.sin(angle)
-    us = np.arange(guess - 8, guess + 8.01, 0.5)[:, None]
+    us = np.arange(guess - 12, guess + 12.01, 0.5)[:, None]  # placement offsets fit in
     ts = np.arange(2.5, 11.6, 1.0)[None, :]
     score = np.zeros(us.shape[0], np.float32)
     for side in (-CARD_W_MM / 2, CARD_W_MM / 2):
@@ -343,8 +311,9 @@ def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarr
     return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
 
 
-def edge_strength(ev: Evidence, view: View, xc: float, ys: np.ndarray,
-                  angles: np.ndarray) -> np.ndarray:
+def edge_strength(
+    ev: Evidence, view: View, xc: float, ys: np.ndarray, angles: np.ndarray
+) -> np.ndarray:
     """Mean gradient across lines through (xc, y) sloped at each angle: (angles, ys)."""
     xs = np.arange(xc - 22, xc + 22.1, 2.0)[None, None, :]
     tan = np.tan(angles)[:, None, None]
@@ -401,8 +370,7 @@ def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray 
     yb, angle = refine_bottom(ev, view, xc, yb, angle)
     if abs(angle) > math.radians(8):
         return None, "ragged bottom edge"
-    guess = _mask_centre(ev.mask, view, xc, yb, angle)
-    u = side_position(ev, view, (xc, yb), angle, guess)
+    u = side_position(ev, view, (xc, yb), angle, 0.0)
     px, py = xc + u * math.cos(angle), yb + u * math.sin(angle)
     cx, cy = px + CARD_H_MM / 2 * math.sin(angle), py - CARD_H_MM / 2 * math.cos(angle)
     quad = card_quad(cx, cy, angle)
@@ -411,18 +379,6 @@ def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray 
     if _share(ev.mask, view, quad) < 0.75:
         return None, "the outline is not filled like a card"
     return quad, ""
-
-
-def _mask_centre(mask: np.ndarray, view: View, xc: float, yb: float, angle: float) -> float:
-    """The card centre's offset along the bottom edge from the mask's sides (0 if unclear)."""
-    rows = np.arange(view.px(yb - 11, 1), view.px(yb - 3, 1))
-    rows = rows[(rows >= 0) & (rows < mask.shape[0])]
-    if rows.size < 4:
-        return 0.0
-    left, right = side_extents(mask, view, xc, rows)
-    ys = np.asarray(view.mm(rows, 1))
-    sides = _sides(left, right, ys, xc, yb, angle)
-    return 0.0 if sides is None else (sides[0] + sides[1]) / 2
 
 
 def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_MM) -> int:
