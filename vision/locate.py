@@ -292,17 +292,14 @@ def side_position(
     return float(us[int(score.argmax()), 0])
 
 
-def _share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
-    """Share of set pixels of a boolean view image inside a millimetre quad."""
-    px = np.stack([view.px_array(quad_mm[:, 0], 0), view.px_array(quad_mm[:, 1], 1)], 1)
-    x0, y0 = np.maximum(px.min(axis=0), 0)
-    x1, y1 = np.minimum(px.max(axis=0) + 1, (img.shape[1], img.shape[0]))
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(poly, (px - (x0, y0)).astype(np.int32), 1)
-    inside = poly.astype(bool)
-    return float(img[y0:y1, x0:x1][inside].mean()) if inside.any() else 0.0
+def _share(img: np.ndarray, view: View, quad_mm: np.ndarray, steps: int = 8) -> float:
+    """Share of set pixels of a boolean view image over a grid of points in a mm quad."""
+    t = (np.arange(steps) + 0.5) / steps
+    u, v = t[None, :, None], t[:, None, None]
+    top = quad_mm[0] + (quad_mm[1] - quad_mm[0]) * u
+    bottom = quad_mm[3] + (quad_mm[2] - quad_mm[3]) * u
+    pts = top + (bottom - top) * v  # (steps, steps, 2)
+    return float(_sample(img, view, pts[..., 0], pts[..., 1]).mean())
 
 
 def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
