@@ -109,8 +109,9 @@ Every crop is made the way the scanner makes one: the card is laid on a table te
 (wood, felt, paint) at 2.0–3.8 camera px/mm, optionally in a sleeve (coloured or clear
 rim, sheen), then lit (gain 0.5–1.4, light gradient, white balance 0.8–1.2 per channel),
 shadowed (30%), glared (35%), blurred (gaussian σ ≤ 1.4 or motion), noised (σ ≤ 8),
-JPEG-compressed (quality 45–95), and cut out through an outline with the locator's
-typical error (shift ±1.5 mm, scale 0.97–1.04, corner wobble σ 0.7 mm, rotation ±1.5°).
+JPEG-compressed (quality 45–95), and cut out through outlines with the locator's
+typical error (shift ±3 mm, scale 0.95–1.05, corner wobble σ 1 mm, rotation ±2.5°);
+four such cuts are taken from each simulated capture.
 
 ## Reproduce
 
@@ -126,4 +127,17 @@ this machine's 2 shared cores.
 ## Measured
 
 {measured}
+
+## Honest limits
+
+- The 112 photos are the only real images: each is one photo per card, so "held out"
+  means new scenes (camera pose, tilt up to 30°, light, placement, stack composition,
+  hands, objects), never new photos of the cards. Real-camera accuracy has not been
+  measured; enrol your own photos (`companion cards enroll`) to adapt to your camera.
+- Scenes put glare on cards (glossy cards and sleeves), not on the table, and lift
+  near-black tables to a dark mid-tone: black-framed cards on a black table in dim
+  light are not separated from it.
+- Stack depth comes from where a stack starts and where its top card starts, with the
+  contract's ~14 mm cascade; people cascade unevenly, so deep stacks can be off by one.
+- The scene benchmark's hands are flat polygons in skin tones.
 """
