@@ -139,8 +139,9 @@ def paste(frame: np.ndarray, img: np.ndarray, quad: np.ndarray) -> None:
     m = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
     roi = frame[y0:y1, x0:x1]
     # Transparent border: only pixels that map inside the image are written.
-    cv2.warpPerspective(img, m, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_AREA,
-                        borderMode=cv2.BORDER_TRANSPARENT)
+    cv2.warpPerspective(
+        img, m, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT
+    )
 
 
 def _project(hom: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
