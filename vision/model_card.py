@@ -30,7 +30,11 @@ def _measured_section(path: Path) -> str:
 
 
 def write_training(
-    args: argparse.Namespace, classes: int, chosen: dict[str, float], minutes: float
+    args: argparse.Namespace,
+    classes: int,
+    chosen: dict[str, float],
+    minutes: float,
+    cpu_minutes: float | None = None,
 ) -> None:
     """Rewrite the card's training part; keep the last measured figures."""
     path = card_path()
@@ -52,6 +56,10 @@ def write_training(
         min_margin=chosen["min_margin"],
         accepted=100 * chosen["accepted"],
         false=100 * chosen["false"],
+        cpu=""
+        if cpu_minutes is None
+        else f" and {cpu_minutes:.1f} CPU-minutes in all (about "
+        f"{cpu_minutes / 2:.0f} minutes on two cores of its own)",
         measured=f"{START}\n{_measured_section(path)}\n{END}",
     )
     path.write_text(text)
@@ -121,8 +129,8 @@ pip install -e '.[train]'      # torch==2.13.0 (CPU), tqdm
 ```
 
 {classes} classes, {steps} steps of {batch} crops, AdamW + one-cycle LR, CosFace
-(s = 20, m = 0.25) plus outlier exposure; seeded. This run took {minutes:.1f} minutes on
-this machine's 2 shared cores.
+(s = 20, m = 0.25) plus outlier exposure; seeded. This run took {minutes:.1f} minutes of
+wall-clock time on this machine's 2 cores, shared with other work at nice 10{cpu}.
 
 ## Measured
 

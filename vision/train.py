@@ -207,6 +207,15 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     return chosen
 
 
+def _cpu_minutes() -> float:
+    """CPU time of this process and its finished children (the batch makers), minutes."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime) / 60
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__)
     parser.add_argument("--steps", type=int, default=700)
@@ -239,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     minutes = (time.time() - start) / 60
     from vision.model_card import write_training
 
-    write_training(args, len(classes), chosen, minutes)
+    write_training(args, len(classes), chosen, minutes, _cpu_minutes())
     print(
         f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {minutes:.1f} min; "
         f"thresholds {chosen}"
