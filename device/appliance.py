@@ -146,13 +146,10 @@ class Appliance:
         from web import Server, create_app
 
         web = self.config.web
+        _check_port(web.host, web.port)
         app = create_app({"TABLE_PIN": self.pin, "SSE_MAX_CLIENTS": web.max_clients},
                          service=self.service)
-        try:
-            self.server = Server(app, web.host, web.port).start()
-        except OSError as exc:
-            raise StartError(f"cannot serve on {web.host}:{web.port}: {exc.strerror} "
-                             "(another companion running? try --port)") from exc
+        self.server = Server(app, web.host, web.port).start()
         self._closers.append(self.server.stop)
         port = int(self.server.url.rsplit(":", 1)[1])  # the real one when [web] port = 0
         self.url = f"http://{'127.0.0.1' if web.host in ('0.0.0.0', '') else web.host}:{port}"
@@ -297,6 +294,22 @@ class Appliance:
         """The camera's latest frame as JPEG (for the page), or None before the first."""
         frame = self.pipeline.frame if self.pipeline else None
         return None if frame is None else _jpeg(frame, quality)
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail early, with a clear message, when the page's port is taken.
+
+    (waitress leaves its half-made sockets open when its own bind fails.)
+    """
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does
+        try:
+            probe.bind((host or "0.0.0.0", port))
+        except OSError as exc:
+            raise StartError(f"cannot serve on {host}:{port}: {exc.strerror} "
+                             "(another companion running? try --port)") from exc
 
 
 def manual_calibration(corners: list[list[float]]) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import Any
 
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # journald adds the time
 
@@ -44,18 +45,18 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     from device import config as settings
-    from device.appliance import Appliance, run_until_stopped
+    from device.appliance import Appliance
 
     cfg = settings.load(args.config)
     if args.port is not None:
         cfg = cfg.replace("web", port=args.port)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    return run_until_stopped(Appliance(cfg))
+    return _run(Appliance(cfg))
 
 
 def demo_command(args: argparse.Namespace) -> int:
     from device import config as settings
-    from device.appliance import Appliance, run_until_stopped
+    from device.appliance import Appliance
 
     if args.interval <= 0:
         raise ValueError("--interval must be more than 0 seconds")
@@ -66,9 +67,27 @@ def demo_command(args: argparse.Namespace) -> int:
         cfg = cfg.replace("voice", enabled=False)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format=LOG_FORMAT)
-    appliance = Appliance(cfg, demo=True, keyboard_fd=sys.stdin.fileno(), seed=args.seed,
+    appliance = Appliance(cfg, demo=True, keyboard_fd=_stdin_fd(), seed=args.seed,
                           demo_interval=args.interval)
-    return run_until_stopped(appliance)
+    return _run(appliance)
+
+
+def _stdin_fd() -> int | None:
+    try:
+        return sys.stdin.fileno()
+    except (OSError, ValueError):  # no real stdin (a test runner, a pipe closed)
+        return None
+
+
+def _run(appliance: Any) -> int:
+    """Run until stopped; a part that cannot start is one line on stderr, status 1."""
+    from device.appliance import StartError, run_until_stopped
+
+    try:
+        return run_until_stopped(appliance)
+    except StartError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
 
 
 def doctor_command(args: argparse.Namespace) -> int:

@@ -144,3 +144,23 @@ def test_manual_corners_become_the_scanners_calibration() -> None:
     assert calibration.corners == tuple((float(x), float(y)) for x, y in corners)
     with pytest.raises(CalibrationError, match="convex"):
         manual_calibration([corners[0], corners[2], corners[1], corners[3]])
+
+
+def test_a_taken_port_is_one_clear_line_and_status_1(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    import socket
+
+    from device.cli import main
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["demo", "--quiet", "--port", str(port)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 1
+    assert err[-1].startswith(f"companion: cannot serve on 127.0.0.1:{port}")
+    assert "try --port" in err[-1]
+    assert not {t.name for t in threading.enumerate()} & {"engine", "capture", "demo"}
