@@ -8,6 +8,7 @@ option or keep a log line that would otherwise give a hidden card away.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engine.board import Location
 from engine.cards import CARDS
@@ -58,6 +59,14 @@ def public_cards(state: GameState) -> frozenset[str]:
     return frozenset(seen)
 
 
+_FACE_UP = frozenset({"reveal", "deploy", "place", "banish", "gain", "move", "block"})
+
+
+def shown(changes: Sequence[Change]) -> frozenset[str]:
+    """Cards these changes turned face up for everyone (even if a hand took them after)."""
+    return frozenset(c.card for c in changes if c.kind in _FACE_UP and c.card in CARDS)
+
+
 class Namer:
     """Names cards for one piece of text; ``redacted`` says a hidden card was withheld."""
 
@@ -85,6 +94,11 @@ class Namer:
     def text(self, text: str) -> str:
         """Free text with any hidden card id in it replaced."""
         return _TOKEN.sub(lambda m: self.card(m[0]) if m[0] in CARDS else m[0], text)
+
+
+def possessive(name: str) -> str:
+    """``"Ann"`` → ``"Ann's"``; the demo's player is called "You"."""
+    return "Your" if name == "You" else f"{name}'s"
 
 
 def player_name(state: GameState, index: int | None) -> str:
@@ -272,6 +286,8 @@ def change_line(change: Change, state: GameState, namer: Namer) -> str:
     phrase = _CHANGES.get(change.kind)
     if phrase is None:
         return titled(change.kind)
+    if phrase.startswith("{who}'s"):
+        phrase = phrase.replace("{who}'s", possessive(who), 1)
     card = "a card"
     if "{card}" in phrase and change.card:
         card = namer.card(change.card) if change.card in CARDS else titled(change.card)
@@ -283,7 +299,7 @@ def _place(where: str | None, who: str) -> str:
     if where is None:
         return "somewhere"
     if where == "hand":
-        return f"{who}'s hand"
+        return f"{possessive(who)} hand"
     if where in ("deck", "banished"):
         return "the deck" if where == "deck" else "the banished pile"
     return Location(where).label if where in _LOCATION_IDS else where

@@ -82,6 +82,9 @@ class Server:
         self._thread = None
 
     def _close_sockets(self) -> None:
+        # A worker still finishing (past the dispatcher's 5 s wait, on a loaded machine)
+        # would wake the loop through the closed trigger pipe: make that a no-op first.
+        self._server.pull_trigger = lambda *args: None
         wasyncore.close_all(self._server._map)  # the loop ends
 
     def __enter__(self) -> Server:

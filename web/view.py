@@ -313,7 +313,7 @@ def log_view(events: Sequence[Event], states: Sequence[GameState], *, limit: int
 
 def log_entry(index: int, event: Event, before: GameState, after: GameState) -> dict[str, Any]:
     """One log line and the visible changes it caused."""
-    namer = Namer(public_cards(before) | public_cards(after))
+    namer = Namer(public_cards(before) | public_cards(after) | labels.shown(after.changes))
     return {
         "index": index,
         "text": labels.event_line(event, before, after, namer),

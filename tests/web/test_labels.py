@@ -14,7 +14,7 @@ from engine.setup import new_game
 from engine.state import Change, Phase, evolve
 from engine.steps import Step
 from web import view
-from web.labels import Namer, change_line, event_line, option_label, public_cards
+from web.labels import Namer, change_line, event_line, option_label, public_cards, shown
 
 
 def simulated() -> Game:
@@ -92,3 +92,19 @@ def test_an_end_of_game_option_without_the_finale_says_its_number() -> None:
         pytest.skip("this engine has no end-of-game decisions")
     state = Game(tracked_setup(), rng=Rolls()).state
     assert option_label(resolve(3), state, Namer(frozenset())) == "End-of-game option 3"
+
+
+def test_a_card_turned_face_up_during_an_event_is_named_in_its_log_line() -> None:
+    state = Game(tracked_setup(), rng=Rolls()).state
+    changes = (Change("reveal", None, "eo", "deck"), Change("gain", 1, "eo", "luna"),
+               Change("draw", 1, "sevro", "deck"), Change("steal", 1, "holiday", "0"))
+    assert shown(changes) == {"eo"}
+    namer = Namer(public_cards(state) | shown(changes))
+    assert change_line(changes[0], state, namer) == "Eo turned over from the deck"
+
+
+def test_the_demo_player_you_reads_naturally() -> None:
+    seats = Game(tracked_setup(), rng=Rolls()).state
+    you = evolve(seats, players=(evolve(seats.players[0], name="You"), *seats.players[1:]))
+    assert change_line(Change("turn", 0), you, Namer(frozenset())) == "Your turn"
+    assert change_line(Change("turn", 1), you, Namer(frozenset())) == "Bo's turn"

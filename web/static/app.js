@@ -34,7 +34,7 @@
     }
     return el;
   }
-  const fill = (el, ...kids) => { el.replaceChildren(...kids.flat().filter((k) => k)); };
+  const fill = (el, ...kids) => { el.replaceChildren(...kids.flat(Infinity).filter((k) => k)); };
   const casteLabel = (c) => [h("span", { class: `swatch sw-${c.caste}`, "aria-hidden": "true" }), c.caste_name];
 
   function toast(text) {
@@ -187,7 +187,7 @@
     const p = d.pending;
     $("decision").hidden = !p;
     if (!p) return;
-    $("decision-title").textContent = p.chance ? "Chance" : `${p.player_name} decides`;
+    $("decision-title").textContent = p.chance ? "Chance" : `${p.player_name} to decide`;
     $("decision-prompt").textContent = p.prompt;
     const revealed = $("revealed");
     revealed.hidden = !d.revealed.length;
