@@ -93,21 +93,21 @@ class Draft:
 
     def freeze(self) -> GameState:
         """The finished next state."""
-        fields = self.__dict__
+        mine = self.__dict__
         base = self.base
-        return evolve(
-            base,
-            **{name: fields[name] for name in _SCALARS},
-            players=tuple(self.players),
-            locations=base.locations if self._locations is None else tuple(
-                tuple(stack) for stack in self._locations),
-            deck=None if self._hidden else (
-                base.deck if self._deck is None else tuple(self._deck)),
-            banished=base.banished if self._banished is None else tuple(self._banished),
-            revealed=base.revealed if self._revealed is None else tuple(self._revealed),
-            stack=tuple(self.stack),
-            changes=tuple(self.changes),
-        )
+        state = object.__new__(GameState)  # as evolve() does: the fields are already valid
+        fields = state.__dict__
+        fields.update(zip(_SCALARS, map(mine.__getitem__, _SCALARS), strict=True))
+        fields["players"] = tuple(self.players)
+        fields["locations"] = base.locations if self._locations is None else tuple(
+            tuple(stack) for stack in self._locations)
+        fields["deck"] = None if self._hidden else (
+            base.deck if self._deck is None else tuple(self._deck))
+        fields["banished"] = base.banished if self._banished is None else tuple(self._banished)
+        fields["revealed"] = base.revealed if self._revealed is None else tuple(self._revealed)
+        fields["stack"] = tuple(self.stack)
+        fields["changes"] = tuple(self.changes)
+        return state
 
     # --- queries --------------------------------------------------------------------
 

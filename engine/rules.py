@@ -103,11 +103,12 @@ def begin_turn(draft: Draft, s: Step) -> None:
     if draft.players[s.player].automa:
         draft.push(s.then("automa-turn"))
     else:
-        draft.push(s.then("turn-options"))
+        ask_lead_or_scout(draft, s.then("turn-options"))
 
 
 @step("turn-options")
 def ask_lead_or_scout(draft: Draft, s: Step) -> None:
+    """The TURN decision (also re-asked after a correction: it changes nothing else)."""
     name = draft.players[s.player].name
     draft.ask(s.player, Kind.TURN, f"{name}: Lead or Scout?", turn_options(draft, s.player),
               s.then("turn-answer"), refresh=s)

@@ -1,0 +1,131 @@
+"""From camera frames to the tracker's views: scanner → stabiliser → :data:`View`.
+
+:class:`Perception` turns a stream of frames (with their times) into a new
+:data:`~device.tracker.View` whenever the stable picture of the table changes — a card
+added or removed, a stack one card deeper or shallower — and into nothing while a hand
+is over a location or the picture has not settled. The service's camera loop and
+``companion replay`` both use it.
+
+:class:`ScriptedCamera` films a scripted game (:mod:`device.script`) frame by frame
+with the scene generator: hands over the locations that change while they change, then
+the still table, under light that drifts slowly as daylight does.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from device.script import Layout, Moment
+from device.tracker import Seen, View
+from engine.board import LOCATIONS
+
+SETTLED = ("empty", "card", "face_down")  # stable states the tracker can use
+
+
+def view_from_stable(states: Mapping[str, Any]) -> View | None:
+    """A view from the stabiliser's per-location states; None until all have settled.
+
+    ``states`` maps location names to objects with ``state``, ``top`` and ``depth``
+    (:class:`vision.stabilize.LocationState`).
+    """
+    seen = []
+    for loc in LOCATIONS:
+        state = states.get(loc.value)
+        if state is None or state.state not in SETTLED:
+            return None
+        if state.state == "empty":
+            seen.append(Seen(0))
+        else:
+            down = state.state == "face_down"
+            seen.append(Seen(max(1, int(state.depth)), None if down else state.top, down))
+    return (seen[0], seen[1], seen[2], seen[3])
+
+
+class Perception:
+    """Frames in; a new view out whenever the stable table changes."""
+
+    def __init__(self, scanner: Any, stabilizer: Any) -> None:
+        self.scanner = scanner
+        self.stabilizer = stabilizer
+        self.view: View | None = None
+        self.frames = 0
+
+    def feed(self, frame: np.ndarray, t: float) -> View | None:
+        """Scan one frame taken at ``t`` seconds; the new view if the table changed."""
+        self.frames += 1
+        self.stabilizer.update(self.scanner.scan(frame), t)
+        view = view_from_stable(self.stabilizer.state)
+        if view is None or view == self.view:
+            return None
+        self.view = view
+        return view
+
+
+@dataclass
+class ScriptedCamera:
+    """Frames of a scripted game's table, as a camera over it would take them."""
+
+    seed: int = 0
+    fps: float = 10.0
+    hand_frames: int = 4  # frames with a hand over the changing locations
+    still_frames: int = 9  # then the still table (the stabiliser settles in ~0.5 s)
+    size: tuple[int, int] = (1280, 960)
+    tilt_deg: float = 10.0
+    style: str = "classic"
+    photo_dir: Path | None = None
+    drift_period_s: float = 90.0  # the light's slow swing, ±20 %
+    t: float = 0.0
+
+    def frames(self, layout: Layout, hands_over: tuple[str, ...] = ()) -> Iterator[
+            tuple[np.ndarray, float]]:
+        """Frames for one change of the table: hands first, then the still table."""
+        for k in range(self.hand_frames if hands_over else 0):
+            yield self._frame(layout, hands_over, k), self._tick()
+        for k in range(self.still_frames):
+            yield self._frame(layout, (), k), self._tick()
+
+    def _tick(self) -> float:
+        self.t += 1.0 / self.fps
+        return self.t
+
+    def _frame(self, layout: Layout, hands: tuple[str, ...], k: int) -> np.ndarray:
+        from vision.synth import effects, scene
+        from vision.synth.cards import FACE_DOWN
+
+        stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
+                  for loc, stack in zip(LOCATIONS, layout, strict=True)}
+        options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
+                                     size=self.size, tilt_deg=self.tilt_deg, capture=False,
+                                     hands=hands, glare=0.0)
+        frame, _ = scene.render(stacks, random.Random(self.seed), options)
+        rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
+        gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
+        frame = np.clip(frame.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        frame = effects.noise(frame, rng, 5.0)
+        return effects.jpeg(frame, rng, (75, 90))
+
+
+def camera_perceiver(
+    perception: Perception, camera: ScriptedCamera
+) -> Callable[[Moment], View | None]:
+    """A ``perceive`` hook for :func:`device.replay.replay_script` through real vision."""
+
+    def perceive(moment: Moment) -> View | None:
+        if moment.layout is None:
+            return None
+        hands = tuple(loc.value for loc in moment.hands_over)
+        latest = None
+        for frame, t in camera.frames(moment.layout, hands):
+            view = perception.feed(frame, t)
+            if view is not None:
+                latest = view
+        return latest
+
+    return perceive
