@@ -132,7 +132,7 @@ def player_view(state: GameState, index: int) -> dict[str, Any]:
 
 def _house_name(player: Player) -> str:
     if player.automa:
-        return "Au Toma"
+        return "solo opponent"
     return f"House {labels.titled(player.house.value)}" if player.house else "No house"
 
 
