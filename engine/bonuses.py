@@ -159,15 +159,21 @@ class Clause:
     # raise it but never the hand's total: nothing it reads is worth choosing for it.
     offsets: bool = False
 
-    @property
-    def reads_colors(self) -> bool:
-        """Whether a Gray's extra caste can change it."""
-        return bool(self.colors_up or self.colors_down or self.all_colors)
+    # Derived once: every caste / name listed, and whether a choice can change it at all.
+    colors_read: frozenset[Color] = field(init=False)
+    names_read: frozenset[str] = field(init=False)
+    reads_colors: bool = field(init=False)
+    reads_names: bool = field(init=False)
 
-    @property
-    def reads_names(self) -> bool:
-        """Whether an Orange's borrowed name can change it."""
-        return bool(self.names_up or self.names_down or self.letters)
+    def __post_init__(self) -> None:
+        derived = {
+            "colors_read": self.colors_up | self.colors_down,
+            "names_read": self.names_up | self.names_down,
+            "reads_colors": bool(self.colors_up or self.colors_down or self.all_colors),
+            "reads_names": bool(self.names_up or self.names_down or self.letters),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)  # a frozen dataclass sets fields this way
 
 
 PRINTED: dict[str, frozenset[Color]] = {cid: frozenset({c.color}) for cid, c in CARDS.items()}

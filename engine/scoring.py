@@ -360,9 +360,9 @@ class _Trials:
         self.by_color: dict[Color, list[int]] = {}
         self.by_name: dict[str, list[int]] = {}
         for p, (cl, _) in enumerate(plan):
-            for c in cl.colors_up | cl.colors_down:
+            for c in cl.colors_read:
                 self.by_color.setdefault(c, []).append(p)
-            for n in cl.names_up | cl.names_down:
+            for n in cl.names_read:
                 self.by_name.setdefault(n, []).append(p)
         self.all_colors = [p for p, (cl, _) in enumerate(plan) if cl.all_colors]
         self.letters = [p for p, (cl, _) in enumerate(plan) if cl.letters]
