@@ -22,7 +22,7 @@ the hand's clauses can use) and reported. Au Toma scores 70 plus her hand by par
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from itertools import combinations, combinations_with_replacement
@@ -612,12 +612,37 @@ def _bonus_only(table: Table, rulings: Rulings) -> tuple[int, ...]:
     return tuple(_cards(table, i, rulings, board)[1].points for i in range(len(table.seats)))
 
 
-_SCORING_RULINGS = (
-    "neutral_influence_in_conditions", "banished_counted_after_finale",
-    "artisan_chef_per_clause", "artisan_chef_covers_sefi", "gray_double_count",
-    "only_with_accepts_gray_extra", "painter_printed_colors",
-    "codebreaker_literal_first_character", "developer_face_down", "with_means_other_cards",
-)
+def _holds(table: Table, *cards: str) -> bool:
+    return any(c in cards for seat in table.seats if seat.automa is None for c in seat.hand)
+
+
+def _has_gray(table: Table) -> bool:
+    return any(CARDS[c].color is Color.GRAY for s in table.seats if s.automa is None
+               for c in s.hand)
+
+
+_INFLUENCE_READERS = ("administrator", "holo-host", "politician", "quietus", "diplomat")
+_PILE_READERS = ("pathologist", "researcher", "group-counselor", "ash-lord",
+                 "mickey-the-carver")
+
+# The settings scoring reads, each with a test for "could it change a score here?" (a
+# cheap superset: the notes then re-score only for settings that pass it).
+_SCORING_RULINGS: dict[str, Callable[[Table], bool]] = {
+    "neutral_influence_in_conditions": lambda t: t.neutral_influence > 0
+    and _holds(t, *_INFLUENCE_READERS),
+    "banished_counted_after_finale": lambda t: t.banished_before_finale is not None
+    and _holds(t, *_PILE_READERS),
+    "artisan_chef_per_clause": lambda t: _holds(t, "artisan-chef"),
+    "artisan_chef_covers_sefi": lambda t: _holds(t, "artisan-chef") and _holds(t, "sefi"),
+    "gray_double_count": _has_gray,
+    "only_with_accepts_gray_extra": lambda t: _has_gray(t)
+    and _holds(t, "harmony", "alia-snowsparrow"),
+    "painter_printed_colors": lambda t: _has_gray(t) and _holds(t, "4d-painter"),
+    "codebreaker_literal_first_character": lambda t: _holds(t, "codebreaker"),
+    "developer_face_down": lambda t: _holds(t, "developer")
+    and any(sc.face_down for stack in t.locations for sc in stack[-1:]),
+    "with_means_other_cards": lambda t: True,
+}
 
 
 def _ruling_notes(table: Table, rulings: Rulings,
@@ -625,8 +650,8 @@ def _ruling_notes(table: Table, rulings: Rulings,
     """For each seat, the settings whose other value would change its score."""
     notes: list[list[RulingNote]] = [[] for _ in table.seats]
     names = {f.name for f in fields(Rulings)}
-    for setting in _SCORING_RULINGS:
-        if setting not in names:
+    for setting, may_matter in _SCORING_RULINGS.items():
+        if setting not in names or not may_matter(table):
             continue
         value = getattr(rulings, setting)
         other = replace(rulings, **{setting: not value})

@@ -249,3 +249,36 @@ def test_declared_choice_is_kept_under_every_ruling() -> None:
     seat = Seat("A", ("trigg", "mess-hall-cook"), choices=(Choice("trigg", color=Color.RED),))
     p = score(Table(seats=(seat,)), Rulings(gray_double_count=True)).players[0]
     assert p.choices_json() == {"trigg": {"color": "red"}}
+
+
+def test_notes_list_exactly_the_settings_that_change_a_total() -> None:
+    """Scoring skips settings that cannot matter; flipping each one by hand agrees."""
+    import random
+    from dataclasses import replace
+
+    from engine.cards import ALL_IDS
+
+    rng = random.Random(5)
+    special = ["matteo", "harmony", "trigg", "holiday", "artisan-chef", "sefi", "octavia",
+               "antonia", "codebreaker", "the-jackal", "tactus", "developer", "researcher",
+               "administrator", "mustang", "mess-hall-cook", "4d-painter", "eo"]
+    for _ in range(12):
+        pool = [c for c in ALL_IDS if c not in special]
+        rng.shuffle(pool)
+        picks = rng.sample(special, 8)
+        seats = (Seat("A", tuple(picks[:4] + pool[:3]), influence=rng.randint(0, 5)),
+                 Seat("B", tuple(picks[4:] + pool[3:6]), influence=rng.randint(0, 5)))
+        stacks = ((StackCard(pool[6], face_down=True),), (StackCard(pool[7]),), (), ())
+        table = Table(seats=seats, locations=stacks, neutral_influence=3,
+                      banished=tuple(pool[8:14]), banished_before_finale=tuple(pool[8:10]))
+        sheet = score(table)
+        for i, player in enumerate(sheet.players):
+            expected = []
+            for name in setting_names():
+                if name == "hacker_sees_deck_as_left":
+                    continue
+                flipped = replace(Rulings(), **{name: not getattr(Rulings(), name)})
+                alt = score(table, flipped, notes=False).players[i].total
+                if alt != player.total:
+                    expected.append((name, player.total - alt))
+            assert [(n.setting, n.difference) for n in player.rulings] == expected
