@@ -77,8 +77,8 @@ def main() -> None:
     print(f"{len(tables) * 2} hands (7–10 cards, each with an Orange or Gray), one core: "
           f"{wall:,.0f} hands/s wall clock, {cpu:,.0f} hands/s of CPU time")
     wall, cpu = measure(tables[: max(1, len(tables) // 10)], notes=True)
-    print(f"with ruling notes (re-scores the cards once per setting that could matter): {wall:,.0f} hands/s "
-          f"wall clock, {cpu:,.0f} hands/s of CPU time")
+    print("with ruling notes (re-scores the cards once per setting that could matter): "
+          f"{wall:,.0f} hands/s wall clock, {cpu:,.0f} hands/s of CPU time")
 
 
 if __name__ == "__main__":
