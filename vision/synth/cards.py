@@ -290,3 +290,62 @@ def card_face(card: str, style: str = "classic", photo_dir: Path | None = None) 
     face = _face_cached(card, style, str(folder))
     face.flags.writeable = False
     return face
+
+
+_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+)
+
+
+def draw_varied(name: str, color: Color, value: int, seed: int = 0) -> np.ndarray:
+    """A card in a randomly drawn design (training only): frame, header, badge, fonts and
+    art vary, so the embedder learns to tell card designs apart in general.
+
+    The held-out ``modern`` style's signatures (ring art, a full-height side band) are
+    never drawn here, so accuracy on it still measures an unseen design.
+    """
+    rng = seeded("varied", name, seed)
+    caste = CASTE_BGR[color]
+    frame = tuple(rng.randint(0, 255) for _ in range(3))
+    img = np.full((FACE_H, FACE_W, 3), frame, np.uint8)
+    top = rng.randint(30, 70)
+    art_bottom = rng.randint(230, 300)
+    m = rng.randint(4, 16)
+    img[top:art_bottom, m:-m] = _art(art_bottom - top, FACE_W - 2 * m, rng, caste, "classic")
+    band = caste if rng.random() < 0.6 else tuple(rng.randint(0, 255) for _ in range(3))
+    cv2.rectangle(img, (0, 0), (FACE_W, top), band, -1)
+    ink = (20, 20, 20) if sum(band) > 400 else (240, 240, 240)
+    badge_x = 8 if rng.random() < 0.5 else FACE_W - 8 - (top - 12)
+    side = top - 12
+    if rng.random() < 0.5:
+        cv2.circle(img, (badge_x + side // 2, 6 + side // 2), side // 2, (240, 240, 235), -1)
+    else:
+        cv2.rectangle(img, (badge_x, 6), (badge_x + side, 6 + side), (30, 30, 30), -1)
+    _fit_text(
+        img,
+        str(value),
+        (badge_x + 4, 10, side - 8, side - 8),
+        rng.choice(_FONTS),
+        (20, 20, 20) if badge_x == 8 else (230, 230, 230),
+    )
+    text_x = side + 16 if badge_x == 8 else 10
+    _fit_text(
+        img,
+        name if rng.random() < 0.5 else name.upper(),
+        (text_x, 6, FACE_W - side - 28, top - 14),
+        rng.choice(_FONTS),
+        ink,
+    )
+    box = tuple(rng.randint(150, 250) for _ in range(3))
+    cv2.rectangle(img, (m, art_bottom + 6), (FACE_W - m, FACE_H - m), box, -1)
+    _text_lines(
+        img,
+        (m, art_bottom + 6, FACE_W - 2 * m, FACE_H - art_bottom - 6 - m),
+        rng,
+        _tint(caste, 0.6),
+    )
+    return img
