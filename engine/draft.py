@@ -188,9 +188,11 @@ class Draft:
     def add_helium(self, player: int, amount: int = 1) -> int:
         """Gain Helium (unlimited); returns the amount gained."""
         if amount > 0:
-            self._set_player(player, helium=self.players[player].helium + amount)
+            helium = self.players[player].helium + amount
+            self._set_player(player, helium=helium)
             self.note("helium", player=player, amount=amount)
-            self.check_trigger()
+            if helium >= TRIGGER_AT:  # below the threshold nothing can have triggered
+                self.check_trigger()
         return max(amount, 0)
 
     def lose_helium(self, player: int, amount: int = 1) -> int:
@@ -208,7 +210,8 @@ class Draft:
         if moved:
             self._set_player(player, fleet=fleet + moved)
             self.note("fleet", player=player, amount=moved)
-            self.check_trigger()
+            if fleet + moved >= TRIGGER_AT:
+                self.check_trigger()
         return moved
 
     def regress(self, player: int, steps: int = 1) -> int:
@@ -223,9 +226,11 @@ class Draft:
         """Put Influence from supply on the Institute; a placement with none left is lost."""
         placed = max(0, min(amount, self.players[player].supply))
         if placed:
-            self._set_player(player, influence=self.players[player].influence + placed)
+            influence = self.players[player].influence + placed
+            self._set_player(player, influence=influence)
             self.note("influence", player=player, amount=placed)
-            self.check_trigger()
+            if influence >= TRIGGER_AT:
+                self.check_trigger()
         return placed
 
     def remove_influence(self, player: int, amount: int = 1) -> int:

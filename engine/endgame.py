@@ -79,9 +79,11 @@ def finale_step(draft: Draft, s: Step) -> None:
         return  # the run loop ends the game
     # An ability that reads an unknown deck takes the cards the table turned over in
     # the answer's ``revealed`` (the option leaves it open); others ignore it.
+    # The ranked options travel with the question: ranking them scores the table once
+    # per option, so it is done once.
     options = [Resolve(i) for i in range(len(decision.options))]
     draft.ask(decision.seat, Kind.CHOOSE, decision.prompt, options,
-              Step("finale-answer", decision.seat))
+              Step("finale-answer", decision.seat, data=decision.options))
 
 
 def _next_unseen_hand(draft: Draft) -> int | None:
@@ -116,9 +118,7 @@ def on_hand(draft: Draft, s: Step, event: Event) -> None:
 @answer("finale-answer")
 def on_finale_answer(draft: Draft, s: Step, event: Event) -> None:
     assert isinstance(event, Resolve) and draft.finale is not None
-    decision = finale.decision(draft.finale)
-    assert decision is not None
-    option = decision.options[event.index]
+    option: finale.Option = s.data[event.index]
     if option.needs_reveal:
         if event.revealed is None:
             raise IllegalActionError("name the cards turned over from the deck",
@@ -141,8 +141,7 @@ def _ask_random_pick(draft: Draft, s: Step, event: Resolve, pile: list[str]) -> 
     """A random banished card (Psychologist): chance in simulation, observed at a table."""
     options = [replace(event, picked=card) for card in pile]
     player = s.player if draft.hidden else None
-    draft.ask(player, Kind.RANDOM, "Draw a random banished card", options,
-              Step("finale-answer", s.player))
+    draft.ask(player, Kind.RANDOM, "Draw a random banished card", options, s)
 
 
 def apollo_seat(players: Sequence[Player]) -> int | None:

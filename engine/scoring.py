@@ -702,5 +702,15 @@ def score(table: Table, rulings: Rulings | None = None, *, notes: bool = True) -
 
 
 def seat_total(table: Table, index: int, rulings: Rulings | None = None) -> int:
-    """One seat's total (used to rank end-of-game options); no ruling notes."""
-    return score(table, rulings, notes=False).players[index].total
+    """One seat's total (used to rank end-of-game options); only that seat is scored.
+
+    >>> t = Table(seats=(Seat("Ann", ("eo", "deanna"), helium=2), Seat("Bob", ())))
+    >>> seat_total(t, 0) == score(t).players[0].total
+    True
+    """
+    rulings = rulings or Rulings()
+    seat = table.seats[index]
+    ranked = influence_points([s.influence for s in table.seats], table.neutral_influence)
+    core, bonus, _, _ = _cards(table, index, rulings, _board(table, rulings))
+    rows = (_end_row(seat), core, bonus, *_token_rows(seat, ranked[index], ""))
+    return sum(row.points for row in rows)

@@ -64,7 +64,7 @@ def play(setup: Setup, bots: Sequence[Bot], rng: random.Random) -> Game:
 
 def result_of(index: int, seed: str, game: Game) -> GameResult:
     state = game.state
-    sheet = score(final_table(state))
+    sheet = score(final_table(state), notes=False)
     trigger = state.trigger
     return GameResult(
         index=index,
