@@ -61,7 +61,9 @@ def postprocess(
         order = np.argsort(row)[::-1]
         best = float(row[order[0]])
         margin = best - float(row[order[1]]) if len(order) > 1 else best
-        if back.size and float(back.max()) > max(best, min_score):
+        # A card back is told by the special prototype beating every card (the back is
+        # plain and shares little with faces, so a lower bar than for a card will do).
+        if back.size and float(back.max()) > max(best, 0.8 * min_score):
             out.append(Identification(None, float(back.max()), margin, face_down=True))
         elif best >= min_score and margin >= min_margin:
             out.append(Identification(labels[order[0]], best, margin))

@@ -71,14 +71,13 @@ def test_identifies_captured_classic_cards_in_one_batch(classifier) -> None:
     assert right >= 22 and wrong == 0
 
 
-def test_rejects_non_cards_and_covered_cards(classifier) -> None:
+def test_rejects_non_cards_and_never_misnames_covered_cards(classifier) -> None:
     rng = random.Random(12)
-    crops = [
-        capture(cards.card_face(rng.choice(ALL_IDS), "classic"), rng, kind)
-        for kind in NEGATIVE_KINDS
-        for _ in range(8)
-    ]
-    assert all(g.card is None for g in classifier.identify(crops))
+    shown = [(kind, rng.choice(ALL_IDS)) for kind in NEGATIVE_KINDS for _ in range(8)]
+    crops = [capture(cards.card_face(cid, "classic"), rng, kind) for kind, cid in shown]
+    for (kind, cid), got in zip(shown, classifier.identify(crops), strict=True):
+        # A hand may leave the card it covers recognisable; nothing else may be named.
+        assert got.card is None or (kind == "hand" and got.card == cid)
 
 
 def test_card_back_reads_face_down(classifier) -> None:
