@@ -20,8 +20,8 @@ from typing import Any
 from device.controls import DRAW
 from device.service import Command, NewGame, Play, Press, Service
 from engine.bots import GreedyBot
-from engine.decisions import Kind
-from engine.events import Setup
+from engine.decisions import Decision, Kind
+from engine.events import Lead, Setup
 from engine.setup import new_game
 from engine.state import GameState, Phase
 
@@ -97,7 +97,14 @@ class DemoPlayer:
             return Press("next", source="demo")
         if pending.kind is Kind.GAIN and DRAW in pending.options and self.rng.random() < 0.5:
             return Press("die", source="demo")  # show the die more often than a bot would
-        return Play(self.bot.choose(state, pending, self.rng), source="demo")
+        return Play(self.bot.choose(state, self._showy(pending), self.rng), source="demo")
+
+    def _showy(self, pending: Decision) -> Decision:
+        """Mostly Lead rather than Scout: a Lead shows a deploy, a gain and often the die."""
+        leads = tuple(o for o in pending.options if isinstance(o, Lead) and o.location)
+        if pending.kind is Kind.TURN and leads and self.rng.random() < 0.75:
+            return pending._replace(options=leads)
+        return pending
 
     # --- the thread -----------------------------------------------------------------
 
@@ -114,7 +121,10 @@ class DemoPlayer:
 
     def _run(self) -> None:
         while not self._stop.wait(self._pause()):
-            self.step()
+            try:
+                self.step()
+            except Exception:  # the show goes on; keys and the page still work
+                log.exception("demo move failed")
 
     def _pause(self) -> float:
         over = self.service.snapshot().state.phase is Phase.OVER

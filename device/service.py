@@ -410,14 +410,21 @@ def _names(state: GameState) -> list[str]:
 
 
 def _describe(change: Any) -> str:
-    """One camera change in words ("mars: added darrow")."""
+    """One camera change in words ("mars: darrow added")."""
     describe = getattr(change, "describe", None)
     if callable(describe):
         return str(describe())
-    if hasattr(change, "kind") and hasattr(change, "location"):
-        card = getattr(change, "new_top", None) or getattr(change, "old_top", None)
-        return f"{change.location}: {change.kind}" + (f" {card}" if card else "")
-    return str(change)
+    if not (hasattr(change, "kind") and hasattr(change, "location")):
+        return str(change)
+    old, new = getattr(change, "old_top", None), getattr(change, "new_top", None)
+    words = {
+        "added": f"{new} added",
+        "removed": f"{old or 'top card'} taken" + (f", {new} on top" if new else ""),
+        "replaced": f"{old} replaced by {new}",
+        "occluded": "covered",
+        "cleared": "now empty",
+    }
+    return f"{change.location}: {words.get(change.kind, change.kind)}"
 
 
 def final_scores(state: GameState) -> Any:
