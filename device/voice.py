@@ -49,6 +49,7 @@ class Voice:
         self.on_spoken = on_spoken or (lambda text: None)
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._failing = False  # report a broken speaker once, not every sentence
 
     def say(self, text: str) -> bool:
         """Queue ``text``; False when the voice is off. Never blocks."""
@@ -80,13 +81,20 @@ class Voice:
             result = subprocess.run([*self.command, text], capture_output=True, timeout=30,
                                     check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            self.on_error(f"voice failed: {exc}")
+            self._failed(str(exc))
             return
         if result.returncode != 0:
             detail = result.stderr.decode(errors="replace").strip().splitlines()
-            self.on_error(f"voice failed: {detail[-1] if detail else result.returncode}")
+            self._failed(detail[-1] if detail else f"exit status {result.returncode}")
             return
+        self._failing = False
         self.on_spoken(text)
+
+    def _failed(self, why: str) -> None:
+        log.warning("voice failed: %s", why)
+        if not self._failing:
+            self.on_error(f"voice failed: {why}")
+        self._failing = True
 
 
 class Announcer:

@@ -67,7 +67,7 @@ def test_voice_is_cleanly_off_without_its_program() -> None:
     voice.close()
 
 
-def test_a_failing_speaker_is_reported_not_raised() -> None:
+def test_a_failing_speaker_is_reported_once_not_raised() -> None:
     false = shutil.which("false")
     if false is None:
         pytest.skip("no `false` program")
@@ -80,9 +80,10 @@ def test_a_failing_speaker_is_reported_not_raised() -> None:
 
     voice = Voice([false], on_error=on_error)
     assert voice.say("anything")
+    assert voice.say("and more")
     assert failed.wait(5)
-    voice.close()
-    assert messages[0].startswith("voice failed")
+    voice.close()  # speaks what is queued first
+    assert len(messages) == 1 and messages[0].startswith("voice failed")
 
 
 def test_espeak_ng_speaks_queued_sentences(tmp_path: Path) -> None:
