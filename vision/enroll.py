@@ -186,12 +186,14 @@ def fit_thresholds(
     protos: Sequence[np.ndarray],
     views: int = 3,
     seed: int = 0,
+    scenes: int = 60,
 ) -> dict[str, float]:
     """Open-set thresholds for new prototypes: the enrolment images put through simulated
-    captures (light, blur, glare, a slightly wrong outline) must be accepted, captures of
-    hands, bare table and other objects must not. Seeded, so enrolment is repeatable."""
+    captures and laid in generated table scenes (cut out by the locator, hands and
+    objects included) must be named right, and nothing may be named wrong more often
+    than the base model allows. Seeded, so enrolment is repeatable."""
     from vision.synth.crops import NEGATIVE_KINDS, capture
-    from vision.thresholds import NEGATIVE, choose_thresholds
+    from vision.thresholds import NEGATIVE, choose_thresholds, scene_crops
 
     rng = random.Random(seed)
     shots, truth = [], []
@@ -205,11 +207,15 @@ def fit_thresholds(
         shots.append(capture(crops[label][0], rng, kind))
         # A hand over a card may leave it recognisable: naming that card is not wrong.
         truth.append(label if kind == "hand" else NEGATIVE)
+    faces = {str(label): images[0] for label, images in enumerate(crops)}
+    more, more_truth = scene_crops(faces, scenes, seed + 100, base.input_size)
+    shots += more
+    truth += more_truth
     emb = embed_images(base, shots)
     scores = np.stack([(emb @ p.T).max(axis=1) for p in protos], axis=1)
     if scores.shape[1] < 2:
         scores = np.concatenate([scores, np.zeros_like(scores)], axis=1)
-    return choose_thresholds(scores, np.array(truth))
+    return choose_thresholds(scores, np.array(truth), max_false=0.001)
 
 
 def _base_back(base: CardClassifier) -> np.ndarray | None:

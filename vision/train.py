@@ -24,11 +24,13 @@ from vision.classifier import MODEL_NAME, CardClassifier, default_model_path
 from vision.enroll import attach_head, save
 from vision.synth import cards as synth_cards
 from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views
-from vision.thresholds import choose_thresholds
+from vision.thresholds import choose_thresholds, scene_crops
 
 NEGATIVE = -1
 NEGATIVE_SHARE = 0.12
 VIEWS = 4  # crops cut from each simulated capture
+CALIBRATION_SCENES = 150  # generated scenes per style whose crops set the thresholds
+CALIBRATION_SEED = 700_000  # apart from the benchmark's held-out scenes (900 000 on)
 MAX_FALSE = 0.001  # open-set thresholds: at most this share of calibration crops misnamed
 
 
@@ -160,16 +162,22 @@ def _embed(session, crops: list[np.ndarray]) -> np.ndarray:  # type: ignore[no-u
     return np.concatenate(parts)
 
 
+PROTOTYPE_VIEWS = {"photo": 8, "classic": 4}  # simulated captures kept per card and style
+
+
 def default_prototypes(session, photo_dir: Path, seed: int) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
-    """Per catalogue card: the clean photo and the clean ``classic`` drawing."""
+    """Per catalogue card: the clean photo and ``classic`` drawing, and simulated captures
+    of each (light, blur, glare, a slightly wrong outline), every one a prototype."""
     rng = random.Random(seed + 17)
-    crops = [
-        capture(synth_cards.card_face(cid, style, photo_dir), rng, clean=True)
-        for cid in ALL_IDS
-        for style in ("photo", "classic")
-    ]
+    per_card = sum(1 + n for n in PROTOTYPE_VIEWS.values())
+    crops = []
+    for cid in ALL_IDS:
+        for style, views in PROTOTYPE_VIEWS.items():
+            face = synth_cards.card_face(cid, style, photo_dir)
+            crops.append(capture(face, rng, clean=True))
+            crops += [capture(face, rng) for _ in range(views)]
     emb = _embed(session, crops)
-    return [emb[2 * i : 2 * i + 2] for i in range(len(ALL_IDS))]
+    return [emb[per_card * i : per_card * (i + 1)] for i in range(len(ALL_IDS))]
 
 
 def calibration_set(
@@ -203,6 +211,13 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     protos = default_prototypes(session, photo_dir, seed)
     back = _embed(session, [capture(synth_cards.card_back(), random.Random(seed), clean=True)])[0]
     crops, truth = calibration_set(photo_dir, seed)
+    for k, style in enumerate(("photo", "classic")):
+        faces = {cid: synth_cards.card_face(cid, style, photo_dir) for cid in ALL_IDS}
+        more, more_truth = scene_crops(
+            faces, CALIBRATION_SCENES, CALIBRATION_SEED + 10_000 * k, (64, 88)
+        )
+        crops += more
+        truth += more_truth
     emb = _embed(session, crops)
     scores = np.stack([(emb @ p.T).max(axis=1) for p in protos], axis=1)
     # Card backs are handled by the ``special`` output; calibrate on card faces only.

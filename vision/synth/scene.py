@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -52,6 +53,7 @@ class SceneOptions:
     objects: tuple[str, ...] = ()  # locations with a non-card object on top
     glare: float = 0.3  # chance of a specular highlight
     show_markers: bool = True
+    faces: Mapping[str, np.ndarray] | None = None  # extra layout entries → their card faces
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,8 @@ def _table(w: int, h: int, rng: random.Random) -> np.ndarray:
 
 
 def _face(entry: str, options: SceneOptions) -> np.ndarray:
+    if options.faces is not None and entry in options.faces:
+        return options.faces[entry]
     if entry == FOREIGN:
         return _foreign_face()
     return card_face(entry, options.style, options.photo_dir)
@@ -272,7 +276,7 @@ def render(
     :raises ValueError: for an unknown location, card id or style.
     """
     options = options or SceneOptions()
-    stacks = _normalise(layout)
+    stacks = _normalise(layout, options.faces)
     w, h = options.size
     hom = camera_homography(rng, options.size, options.tilt_deg)
     frame = _table(w, h, rng)
@@ -291,12 +295,12 @@ def render(
     return frame, SceneTruth(calib, truth)
 
 
-def _normalise(layout: dict) -> dict[str, list[str]]:  # type: ignore[type-arg]
+def _normalise(layout: dict, faces: Mapping[str, np.ndarray] | None) -> dict[str, list[str]]:  # type: ignore[type-arg]
     out = {}
     for key, stack in layout.items():
         loc = Location(str(key))
         for entry in stack:
-            if entry != FOREIGN:
+            if entry != FOREIGN and not (faces and entry in faces):
                 card_face(entry, "classic")  # validates the id
         out[loc.value] = list(stack)
     return out
