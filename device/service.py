@@ -84,6 +84,14 @@ class CameraChanges(Command):
 
 
 @dataclass(frozen=True)
+class AnswerQuestion(Command):
+    """The table's answer to the tracker's open question (a reading's number)."""
+
+    index: int
+    source: str = "web"
+
+
+@dataclass(frozen=True)
 class Notice(Command):
     """A device notice (camera lost, voice failed) published in order with game updates."""
 
@@ -123,6 +131,7 @@ Listener = Callable[[Update], None]
 # (camera: a "camera" notice; press: device.controls).
 CameraHandler = Callable[["Service", CameraChanges], "Update | None"]
 PressHandler = Callable[["Service", Press], "Update | None"]
+QuestionHandler = Callable[["Service", AnswerQuestion], "Update"]
 # Scores of a finished game for the archive (None when they cannot be computed).
 Scorer = Callable[[GameState], Any]
 
@@ -150,6 +159,9 @@ class Service:
         self.listeners: list[Listener] = []
         self.on_camera: CameraHandler | None = None
         self.on_press: PressHandler | None = None
+        self.on_question: QuestionHandler | None = None
+        # The tracker's open question for the table (device.tracker.Question), or None.
+        self.question: Any = None
         self.camera_reading: Any = None  # the latest stable camera reading (for the page)
         # The camera's latest BGR frame, or None (set by the appliance; for the page).
         self.camera_frame: Callable[[], Any] = lambda: None
@@ -261,6 +273,10 @@ class Service:
         if isinstance(command, Notice):
             return self._publish(command.kind, (), message=command.message,
                                  source=command.source)
+        if isinstance(command, AnswerQuestion):
+            if self.on_question is None or self.question is None:
+                raise IllegalActionError("there is no open question", rule="tracker")
+            return self.on_question(self, command)
         raise TypeError(f"unknown command {command!r}")
 
     def _play(self, played: Sequence[Event], source: str) -> Update:

@@ -82,6 +82,25 @@ def answer() -> Response:
         return _play(validate.fill(pending.options[index], card))
 
 
+@bp.post("/question")
+@require_table
+def question() -> Response:
+    """Answer the tracker's open question: which reading of the table is right."""
+    body = _body()
+    index = body.integer("index", 0, 10_000)
+    body.done()
+    answer_command = getattr(device_service, "AnswerQuestion", None)
+    open_question = getattr(service(), "question", None)
+    if answer_command is None or open_question is None:
+        raise Conflict("there is no open question")
+    assert index is not None
+    if index >= len(open_question.readings):
+        raise Rejected(f"answer {index} does not exist: there are "
+                       f"{len(open_question.readings)}")
+    with _command_lock():
+        return document(_call(answer_command(index, source="web")))
+
+
 @bp.post("/undo")
 @require_table
 def undo() -> Response:

@@ -71,6 +71,7 @@ class Documents:
         doc.update(view.game_view(update.state))
         doc["log"] = view.log_view(events, states, limit=self.log_limit, start=start)
         doc["can_undo"] = start + len(events) > 1  # the setup itself is never undone here
+        doc["question"] = question_view(getattr(self.service, "question", None))
         return doc
 
 
@@ -88,3 +89,12 @@ def history(game: Game, state: GameState, limit: int
         end = min(len(events), len(states) - 1)
     start = max(0, end - limit)
     return events[start:end], states[start:end + 1], start
+
+
+def question_view(question: Any) -> dict[str, Any] | None:
+    """The tracker's open question: its prompt and one button per reading."""
+    if question is None:
+        return None
+    return {"prompt": question.prompt,
+            "options": [{"index": i, "label": reading.text}
+                        for i, reading in enumerate(question.readings)]}

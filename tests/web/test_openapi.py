@@ -185,6 +185,7 @@ def valid_body(path: str, doc: dict[str, Any]) -> dict[str, Any]:
         "/api/answer": {"index": luna["index"], "seq": seq, "card": "harmony"},
         "/api/undo": {"seq": seq},
         "/api/press": {"button": "next"},
+        "/api/question": {"index": 0},
         "/api/corrections/location": {"location": "mars", "cards": ["mustang", "cassius"],
                                       "face_down": [False, False], "removed_to": "deck",
                                       "seq": seq},

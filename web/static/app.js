@@ -71,6 +71,7 @@
     doc = d;
     renderHeader(d, rolled);
     renderNotice(d);
+    renderQuestion(d);
     renderDecision(d);
     renderLocations(d);
     renderPlayers(d);
@@ -180,6 +181,16 @@
   function renderLog(d) {
     fill($("log"), d.log.map((e) => h("li", {}, h("span", { text: e.text }),
       e.details.length ? h("p", { class: "details", text: e.details.join(" · ") }) : null)));
+  }
+
+  // --- the tracker's question ------------------------------------------------------------
+  function renderQuestion(d) {
+    const q = d.question;
+    $("question").hidden = !q;
+    if (!q) return;
+    $("question-prompt").textContent = q.prompt;
+    fill($("question-options"), q.options.map((o) => h("button", { class: "btn", type: "button",
+      disabled: !csrf, onclick: () => post("/api/question", { index: o.index }) }, o.label)));
   }
 
   // --- the pending decision -------------------------------------------------------------

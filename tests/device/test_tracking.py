@@ -1,0 +1,91 @@
+"""The tracker inside the service: camera changes and buttons become journaled events."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from device.service import AnswerQuestion, CameraChanges, Press, Service
+from device.tracking import TableTracking, raw_undo
+from engine.board import House, Location
+from engine.events import DrawFromDeck, GainFrom, Lead, SeatSpec
+from engine.game import Game
+from engine.setup import tracked_game
+
+START = [["lorn", "sevro"], ["eo", "nero"], ["aja", "darrow"], ["trigg", "mustang"]]
+
+
+@dataclass
+class Stable:
+    """What vision.stabilize reports for a location."""
+
+    state: str
+    top: str | None
+    depth: int
+
+
+def reading(*stacks: list[str]) -> dict[str, Stable]:
+    return {loc.value: Stable("card" if s else "empty", s[-1] if s else None, len(s))
+            for loc, s in zip(Location, stacks, strict=True)}
+
+
+@pytest.fixture
+def service() -> Iterator[Service]:
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    game = Game(tracked_game(seats, START, first=0), rng=random.Random(3))
+    svc = Service(game, rng=game.rng)
+    TableTracking().install(svc)
+    svc.start()
+    yield svc
+    svc.stop()
+
+
+def see(service: Service, *stacks: list[str]) -> None:
+    service.call(CameraChanges(("change",), reading(*stacks)))
+
+
+def test_camera_changes_become_lead_and_gain(service: Service) -> None:
+    see(service, START[0], [*START[1], "morning-star"], START[2], START[3])
+    assert service.game.log[-1] == Lead("morning-star", Location.MARS)
+    see(service, START[0][:1], [*START[1], "morning-star"], START[2], START[3])
+    assert service.game.log[-1] == GainFrom(Location.JUPITER)
+    assert service.snapshot().state.players[0].fleet == 1
+
+
+def test_a_covered_location_changes_nothing(service: Service) -> None:
+    before = len(service.game.log)
+    covered = reading(*START)
+    covered["mars"] = Stable("occluded", None, 0)
+    update = service.call(CameraChanges(("occluded",), covered))
+    assert len(service.game.log) == before and update.kind == "camera"
+
+
+def test_die_button_is_evidence_of_the_deck_gain(service: Service) -> None:
+    see(service, START[0], [*START[1], "morning-star"], START[2], START[3])
+    service.call(Press("die"))
+    assert DrawFromDeck() in service.game.log
+    assert service.snapshot().state.last_roll is not None
+
+
+def test_an_unexpected_change_is_a_question_and_its_answer_is_applied(service: Service) -> None:
+    update = service.call(CameraChanges(("change",), reading(START[0], START[1][:1], START[2],
+                                                            START[3])))
+    assert update.kind == "question" and service.question is not None
+    correct = next(i for i, r in enumerate(service.question.readings) if "correct" in r.text)
+    service.call(AnswerQuestion(correct))
+    assert service.question is None
+    assert [s.card for s in service.snapshot().state.stack_at(Location.MARS)] == ["eo"]
+
+
+def test_answering_without_a_question_is_refused(service: Service) -> None:
+    with pytest.raises(ValueError, match="no open question"):
+        service.call(AnswerQuestion(0))
+
+
+def test_raw_undo_counts_die_rolls_after_the_tracker_events(service: Service) -> None:
+    see(service, START[0], [*START[1], "morning-star"], START[2], START[3])
+    service.call(Press("die"))  # DrawFromDeck, then the die roll the engine made
+    assert raw_undo(service.game, 1) == 2
