@@ -92,6 +92,10 @@ class Appliance:
             raise StartError(f"cannot open the journal {path}: {exc}") from exc
         self._closers.append(journal.close)
         self.service = Service(rng=random.Random(self.seed), journal=journal)
+        if not self.demo:  # the demo plays its scripted game itself
+            from device.tracking import TableTracking
+
+            TableTracking().install(self.service)
         self.service.start()
         self._closers.append(self.service.stop)
         if self.service.restored:

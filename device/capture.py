@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from device.camera import Camera, CameraError
+from device.perception import view_from_stable
 
 log = logging.getLogger("companion.capture")
 
@@ -169,6 +170,7 @@ class VisionPipeline:
         self.submit = submit
         self.on_error = on_error or (lambda message: None)
         self.reading: Any = None
+        self.view: Any = None  # the last stable view handed on
         self.frame: np.ndarray | None = None
         self.scans = 0
 
@@ -182,7 +184,11 @@ class VisionPipeline:
         if self.stabilizer is None:
             return
         changes = self.stabilizer.update(self.reading, t)
-        if changes:  # the page shows the stable view, not one frame's guesses
+        # The stabiliser settles a stack's depth without a change event (a covered card
+        # banished, two slid under the top one): the tracker needs those too.
+        view = view_from_stable(self.stabilizer.state)
+        if changes or (view is not None and view != self.view):
+            self.view = view or self.view
             self.submit(tuple(changes), self.stabilizer.state)
 
     def _load(self) -> Any:

@@ -50,6 +50,8 @@ def mode_for(update: Update) -> str:
     """The LED mode one update calls for (ignoring a lost camera)."""
     if update.kind == "error":
         return ERROR
+    if update.kind == "question":  # the camera saw something only the table can settle
+        return ATTENTION
     state = update.state
     pending = state.pending
     if state.phase is Phase.OVER or (pending is not None and pending.kind in NEEDS_PAGE):

@@ -89,3 +89,35 @@ def test_raw_undo_counts_die_rolls_after_the_tracker_events(service: Service) ->
     see(service, START[0], [*START[1], "morning-star"], START[2], START[3])
     service.call(Press("die"))  # DrawFromDeck, then the die roll the engine made
     assert raw_undo(service.game, 1) == 2
+
+
+def test_a_question_asks_for_attention_on_the_led(service: Service) -> None:
+    from device.led import ATTENTION, mode_for
+
+    update = service.call(CameraChanges(("change",), reading(START[0], START[1][:1], START[2],
+                                                            START[3])))
+    assert mode_for(update) == ATTENTION
+
+
+def test_the_vision_pipeline_hands_on_depth_changes_too() -> None:
+    from device.capture import VisionPipeline
+
+    class Scanner:
+        def scan(self, frame: object) -> object:
+            return frame
+
+    class Stabilizer:
+        def __init__(self) -> None:
+            self.state = reading(*START)
+
+        def update(self, reading_: object, t: float) -> list[object]:
+            self.state = reading_  # type: ignore[assignment]
+            return []  # a depth change alone is settled silently
+
+    sent: list[object] = []
+    pipeline = VisionPipeline(lambda: Scanner(), Stabilizer(), lambda c, r: sent.append(r))
+    pipeline(reading(*START), 0.0)  # type: ignore[arg-type]
+    pipeline(reading(*START), 0.1)  # type: ignore[arg-type]
+    deeper = [*START[0][:1], "fitchner", START[0][1]]
+    pipeline(reading(deeper, START[1], START[2], START[3]), 0.2)  # type: ignore[arg-type]
+    assert len(sent) == 2 and sent[-1]["jupiter"].depth == 3  # type: ignore[index]
