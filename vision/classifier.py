@@ -54,6 +54,7 @@ def postprocess(
     labels: tuple[str, ...],
     min_score: float,
     min_margin: float,
+    min_back: float = 0.8,
 ) -> list[Identification]:
     """Pick the best label per row; None below the score or margin thresholds."""
     out = []
@@ -61,9 +62,9 @@ def postprocess(
         order = np.argsort(row)[::-1]
         best = float(row[order[0]])
         margin = best - float(row[order[1]]) if len(order) > 1 else best
-        # A card back is told by the special prototype beating every card (the back is
-        # plain and shares little with faces, so a lower bar than for a card will do).
-        if back.size and float(back.max()) > max(best, 0.8 * min_score):
+        # A card back: its prototypes beat every card and clear their own bar (plain
+        # cards from other games come close to a back, so that bar is calibrated).
+        if back.size and float(back.max()) > best and float(back.max()) >= min_back:
             out.append(Identification(None, float(back.max()), margin, face_down=True))
         elif best >= min_score and margin >= min_margin:
             out.append(Identification(labels[order[0]], best, margin))
@@ -106,6 +107,7 @@ class CardClassifier:
             raise ModelError(f"{self.path.name}: {len(self.labels)} labels for {width} scores")
         self.min_score = float(meta.get("min_score", "0.5"))
         self.min_margin = float(meta.get("min_margin", "0.05"))
+        self.min_back = float(meta.get("min_back", "0.8"))
         self.metadata = dict(meta)
 
     def run(self, crops: list[np.ndarray]) -> dict[str, np.ndarray]:
@@ -120,5 +122,10 @@ class CardClassifier:
             return []
         out = self.run(crops)
         return postprocess(
-            out["scores"], out["special"], self.labels, self.min_score, self.min_margin
+            out["scores"],
+            out["special"],
+            self.labels,
+            self.min_score,
+            self.min_margin,
+            self.min_back,
         )

@@ -60,14 +60,15 @@ def attach_head(
         raise ValueError("need one non-empty prototype list per label")
     matrix, k = _stack(prototypes)
     dim = matrix.shape[0]
-    back_vec = np.zeros((dim, 1), np.float32) if back is None else back.reshape(dim, 1)
+    backs = np.zeros((1, dim), np.float32) if back is None else back.reshape(-1, dim)
+    backs = backs / (np.linalg.norm(backs, axis=1, keepdims=True) + 1e-8)
     model = strip_head(embedder)
     g = model.graph
     g.initializer.extend(
         [
             numpy_helper.from_array(matrix, HEAD + "prototypes"),
             numpy_helper.from_array(np.array([-1, len(labels), k], np.int64), HEAD + "shape"),
-            numpy_helper.from_array(back_vec.astype(np.float32), HEAD + "back"),
+            numpy_helper.from_array(backs.T.astype(np.float32).copy(), HEAD + "back"),
         ]
     )
     g.node.extend(
@@ -82,7 +83,15 @@ def attach_head(
                 "ReduceMax", [HEAD + "grouped"], ["scores"], axes=[2], keepdims=0, name=HEAD + "max"
             ),
             helper.make_node(
-                "MatMul", ["embedding", HEAD + "back"], ["special"], name=HEAD + "back_matmul"
+                "MatMul", ["embedding", HEAD + "back"], [HEAD + "backs"], name=HEAD + "back_matmul"
+            ),
+            helper.make_node(
+                "ReduceMax",
+                [HEAD + "backs"],
+                ["special"],
+                axes=[1],
+                keepdims=1,
+                name=HEAD + "back_max",
             ),
         ]
     )
@@ -163,12 +172,23 @@ def enroll(
         for i, k in enumerate(labels)
     ]
     back_crops = [c for name in BACK_NAMES for c in crops_by_label.get(name, ())]
-    back = embed_images(base, back_crops).mean(axis=0) if back_crops else _base_back(base)
+    back = embed_images(base, with_views(back_crops, views)) if back_crops else _base_back(base)
     model = onnx.load(str(base.path))
-    keep = {k: v for k, v in base.metadata.items() if k in ("min_score", "min_margin", "embedder")}
+    keep = {
+        k: v
+        for k, v in base.metadata.items()
+        if k in ("min_score", "min_margin", "min_back", "embedder")
+    }
     if calibrate:
         chosen = fit_thresholds(base, [crops_by_label[k] for k in labels], protos, seed=1)
-        keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
+        # Never looser than the base model: a user may enrol only some cards, and the
+        # others must still come out unknown rather than as their nearest enrolled card.
+        keep.update(
+            {
+                k: str(max(chosen[k], float(base.metadata.get(k, 0))))
+                for k in ("min_score", "min_margin")
+            }
+        )
     return attach_head(model, labels, protos, back, {**keep, "head": note})
 
 
@@ -224,5 +244,5 @@ def _base_back(base: CardClassifier) -> np.ndarray | None:
     model = onnx.load(str(base.path))
     for init in model.graph.initializer:
         if init.name == HEAD + "back":
-            return numpy_helper.to_array(init).reshape(-1)
+            return numpy_helper.to_array(init).T  # (prototypes, dim)
     raise ModelError(f"{base.path.name} says it has a card back but holds none")

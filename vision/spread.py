@@ -14,7 +14,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.calibrate import Calibration
+from vision.calibrate import MARKER_MM, Calibration
 from vision.classifier import CardClassifier
 from vision.locate import CARD_H_MM, CARD_W_MM, card_quad, warp_card
 
@@ -77,10 +77,21 @@ def _count(rect: tuple) -> int:
     return 1 + max(0, round((long_mm - card_along) / CASCADE_STEP_MM))
 
 
+def _drop_markers(mask: np.ndarray, cal: Calibration) -> np.ndarray:
+    """Clear the marker sheets at the play area's corners (they are not cards)."""
+    half = MARKER_MM * 10 / 12 + 2  # code plus two white cells each side, and a little
+    for x, y in ((0, 0), (cal.width_mm, 0), (cal.width_mm, cal.height_mm), (0, cal.height_mm)):
+        x0, y0 = (x + MARGIN_MM - half) * SCALE, (y + MARGIN_MM - half) * SCALE
+        x1, y1 = (x + MARGIN_MM + half) * SCALE, (y + MARGIN_MM + half) * SCALE
+        mask[max(int(y0), 0) : max(int(y1), 0), max(int(x0), 0) : max(int(x1), 0)] = 0
+    return mask
+
+
 def outlines(frame: np.ndarray, cal: Calibration) -> list[tuple[np.ndarray, bool]]:
     """Card outlines (play-area mm) and whether each card is fully visible."""
     view, _ = _view(frame, cal)
-    contours, _ = cv2.findContours(_mask(view), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = _drop_markers(_mask(view), cal)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     card_area = CARD_W_MM * CARD_H_MM * SCALE**2
     found = []
     for contour in contours:

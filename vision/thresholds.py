@@ -52,7 +52,10 @@ def scene_crops(
     crops, truth = [], []
     for i in range(scenes):
         rng = random.Random(seed + i)
-        layout = {loc.value: rng.sample(labels, rng.choice((0, 1, 1, 2, 3, 5))) for loc in Location}
+        layout = {
+            loc.value: rng.sample(labels, min(len(labels), rng.choice((0, 1, 1, 2, 3, 5))))
+            for loc in Location
+        }
         tops = [n for n, st in layout.items() if st]
         if tops and rng.random() < 0.15:
             layout[rng.choice(tops)].append(FOREIGN)

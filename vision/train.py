@@ -202,6 +202,16 @@ def calibration_set(
     return crops, truth
 
 
+def back_bar(session, emb: np.ndarray, back: np.ndarray, truth: np.ndarray, seed: int) -> float:  # type: ignore[no-untyped-def]
+    """The card-back bar: just above the best back score of any non-card crop (another
+    game's card, an object, bare table), unless that would refuse most real backs."""
+    rng = random.Random(seed + 99)
+    backs = _embed(session, [capture(synth_cards.card_back(), rng) for _ in range(60)])
+    nonback = float((emb[truth == NEGATIVE] @ back.T).max())
+    real = np.sort((backs @ back.T).max(axis=1))
+    return round(min(nonback + 0.02, float(real[len(real) // 10])), 2)
+
+
 def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) -> dict[str, float]:
     """Attach the default head, calibrate its thresholds on held-out crops, save it."""
     import onnx
@@ -209,7 +219,11 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
 
     session = ort.InferenceSession(str(embedder_path), providers=["CPUExecutionProvider"])
     protos = default_prototypes(session, photo_dir, seed)
-    back = _embed(session, [capture(synth_cards.card_back(), random.Random(seed), clean=True)])[0]
+    rng = random.Random(seed)
+    back_face = synth_cards.card_back()
+    back = _embed(
+        session, [capture(back_face, rng, clean=True)] + [capture(back_face, rng) for _ in range(8)]
+    )
     crops, truth = calibration_set(photo_dir, seed)
     for k, style in enumerate(("photo", "classic")):
         faces = {cid: synth_cards.card_face(cid, style, photo_dir) for cid in ALL_IDS}
@@ -222,9 +236,11 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     scores = np.stack([(emb @ p.T).max(axis=1) for p in protos], axis=1)
     # Card backs are handled by the ``special`` output; calibrate on card faces only.
     chosen = choose_thresholds(scores, np.array(truth), max_false=MAX_FALSE)
+    chosen["min_back"] = back_bar(session, emb, back, np.array(truth), seed)
     meta = {
         "min_score": str(chosen["min_score"]),
         "min_margin": str(chosen["min_margin"]),
+        "min_back": str(chosen["min_back"]),
         "embedder": MODEL_NAME,
         "head": "default: printed-card photos + classic drawings",
     }

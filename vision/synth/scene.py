@@ -452,11 +452,11 @@ def _spread_quads(n: int, rng: random.Random, arrangement: str) -> list[np.ndarr
         per_row = min(n, 4)
         return [
             rect_mm(
-                45 + 78 * (k % per_row) + rng.uniform(-3, 3),
-                60 + 100 * (k // per_row) + rng.uniform(-3, 3),
+                44 + 80 * (k % per_row) + rng.uniform(-2, 2),
+                60 + 104 * (k // per_row) + rng.uniform(-2, 2),
                 CARD_W_MM,
                 CARD_H_MM,
-                rng.uniform(-8, 8),
+                rng.uniform(-5, 5),
             )
             for k in range(n)
         ]
