@@ -66,29 +66,53 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report
     follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()))
     oracle = Oracle(script)
     report = Report()
-    for moment in script.moments:
-        oracle.advance(moment.truth_len)
-        _settle(follow, oracle, moment.truth_len, report)
+    moments = script.moments
+    horizons = _horizons(script)
+    if moments:
+        oracle.advance(moments[0].truth_len)
+        _settle(follow, oracle, report)
+    for k, moment in enumerate(moments):
         if moment.button is not None:
             follow.on_button(moment.button)
         view = perceive(moment)
         if view is not None:
             follow.on_view(view)
-        _settle(follow, oracle, moment.truth_len, report)
-    oracle.advance(len(script.truth))
-    _settle(follow, oracle, len(script.truth), report)
+        # People answer the phone between physical actions, not in the middle of one
+        # (a button pressed as part of the action just seen, NEXT once a scouted card
+        # lies, comes first): whatever they decide before the table's next visible change.
+        if horizons[k] != moment.truth_len or k + 1 == len(moments):
+            oracle.advance(horizons[k])
+            _settle(follow, oracle, report)
     report.seconds = time.perf_counter() - started
     _compare(script, follow, oracle, report)
     return report
 
 
-def _settle(follow: Follow, oracle: Oracle, truth_len: int, report: Report) -> None:
+def _horizons(script: Script) -> list[int]:
+    """For each moment, the truth's length at the next change a camera could see (a card
+    moved within its own stack changes nothing a camera sees) or a button press."""
+    visible = []
+    last = None
+    for moment in script.moments:
+        view = view_of_layout(moment.layout) if moment.layout is not None else None
+        visible.append(moment.button is not None or (view is not None and view != last))
+        last = view or last
+    out = []
+    upcoming = len(script.truth)
+    for moment, seen in zip(reversed(script.moments), reversed(visible), strict=True):
+        out.append(upcoming)
+        if seen:
+            upcoming = moment.truth_len
+    return out[::-1]
+
+
+def _settle(follow: Follow, oracle: Oracle, report: Report) -> None:
     """Let the table answer open questions and decisions only it can answer."""
     for _ in range(200):
         question = follow.tracker.question
         if question is not None:
             anchor = follow.game.states[follow.tracker.anchor]
-            index = oracle.answer(follow.game, question, anchor, truth_len)
+            index = oracle.answer(follow.game, question, anchor)
             if not question.readings[index].from_anchor and question.readings[index].events:
                 report.corrections += 1
             follow.on_answer(index)

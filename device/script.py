@@ -20,15 +20,16 @@ synthetic game directories and the demo.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from device.tracker import Button, Question, Seen, View
+from device.tracker import Button, Question, Seen, View, camera_answers
 from engine import finale
+from engine.abilities.primitives import STEP_BY_STEP as ONE_CARD_AT_A_TIME
 from engine.automa import (
     STEP_BY_STEP,
     AutomaBanish,
-    AutomaGain,
     automa_setup,
     new_solo_game,
     tracked_solo_game,
@@ -37,10 +38,10 @@ from engine.board import LOCATIONS, Location
 from engine.bots import BOTS, Bot
 from engine.decisions import Decision, Kind
 from engine.events import (
+    Choose,
     Decline,
     DrawFromDeck,
     Event,
-    Place,
     Resolve,
     RevealHand,
     SeatSpec,
@@ -133,13 +134,14 @@ def write_script(
 def _setups(players: int, level: int | None, companion: random.Random,
             table: random.Random) -> tuple[Setup, Setup]:
     if level is None:
-        truth = new_game([f"P{i + 1}" for i in range(players)], table)
+        truth = new_game([f"P{i + 1}" for i in range(players)], table,
+                         variants=(ONE_CARD_AT_A_TIME,))
         seats = list(truth.seats)
         return truth, tracked_game(seats, _stacks(truth), first=truth.first_player)
     her = automa_setup(companion, level=level)
     # Her steps one at a time, as the table performs them (the camera sees each).
     truth = replace(new_solo_game("You", table, level=level), automa=her,
-                    variants=(STEP_BY_STEP,))
+                    variants=(STEP_BY_STEP, ONE_CARD_AT_A_TIME))
     tracked = tracked_solo_game("You", truth.seats[0].house, _stacks(truth),
                                 first=truth.first_player, automa=her)
     return truth, tracked
@@ -208,13 +210,22 @@ def _finish(truth: Game, bots: Sequence[Bot], table: random.Random) -> None:
 
 
 class Oracle:
-    """Answers what only the table knows, truthfully, from the script's truth."""
+    """Answers what only the table knows, truthfully, from the script's truth.
+
+    Like honest people at the table, it answers on the phone only what the camera cannot
+    see: blocks, choices with no card on the table, names of cards the camera cannot read
+    (covered, face down, or gone into a hand or the banished pile), a random card shown
+    from a hand, end-of-game abilities and laying out hands; and the tracker's questions,
+    with the reading that leads where the truth went. Whatever the camera sees (a card
+    put down, taken or moved) it leaves to the camera.
+    """
 
     def __init__(self, script: Script) -> None:
         self.script = script
         self.states = script.truth_states()
-        self.cursor = 1  # truth log position the replay has reached (at least)
+        self.cursor = 1  # truth log position up to which the table has decided
         self.used: set[int] = set()  # truth answers already given
+        self.turns_at = [_turns(state) for state in self.states]  # turns completed
 
     def advance(self, truth_len: int) -> None:
         self.cursor = max(self.cursor, truth_len)
@@ -224,15 +235,31 @@ class Oracle:
         decision = game.state.pending
         if decision is None or decision.is_chance:
             return None
-        if decision.kind is Kind.CONFIRM:
-            option = decision.options[0]
-            if isinstance(option, RevealHand):
-                return self._reveal(decision)
-            if isinstance(option, Place | AutomaGain):
-                return None  # the camera confirms what it can see
-        if decision.kind in CAMERA_KINDS and game.state.phase is Phase.PLAYING:
-            return self._unseen(game, decision)
-        return self._from_truth(game, decision)
+        if isinstance(decision.options[0], RevealHand):
+            return self._reveal(decision)
+        if game.state.phase is not Phase.PLAYING:
+            return self._from_truth(game, decision)
+        if decision.then.name == "ability-name-slot":
+            return self._name_slot(game, decision)
+        found = self._truth_answer(game, decision)
+        if found is None:
+            # A question the truth never asked, because it knew the answer: the player
+            # holds no such card (a block, The Howlers), so they decline.
+            return Decline() if Decline() in decision.options else None
+        index, event = found
+        if camera_answers(event) and self._seen(index, event) and not _names_unseen(
+                decision, event):
+            return None  # the camera will see it happen
+        self.used.add(index)
+        return event
+
+    def _seen(self, index: int, event: Event) -> bool:
+        """Could a camera see the truth's answer happen? A card moved within its own
+        stack (under the card just deployed, say) leaves the view as it was."""
+        if not isinstance(event, Choose):
+            return True
+        before, after = (view_of_layout(layout_of(self.states[i])) for i in (index, index + 1))
+        return before != after
 
     def _reveal(self, decision: Decision) -> Event:
         """Lay the hand out: its cards as they were when play ended."""
@@ -240,16 +267,34 @@ class Oracle:
         assert seat is not None
         return RevealHand(seat, self.states[-1].players[seat].hand.known)
 
-    def _unseen(self, game: Game, decision: Decision) -> Event | None:
-        """A camera-answerable decision the camera did not settle: only blocks remain."""
-        if decision.kind is Kind.BLOCK:
-            return self._from_truth(game, decision) or Decline()
+    def _name_slot(self, game: Game, decision: Decision) -> Event | None:
+        """Name a covered card: somebody lifts it and reads it out."""
+        option = decision.options[0]
+        assert isinstance(option, Choose) and option.location is not None
+        assert option.index is not None
+        mine = layout_of(game.state)
+        for i in range(self.cursor, max(0, self.cursor - WINDOW), -1):
+            real = layout_of(self.states[i])
+            if same_layout(mine, real):
+                card = real[option.location.pos][option.index][0]
+                event = Choose(card, option.location, option.index)
+                return event if decision.accepts(event) else None
         return None
 
     def _from_truth(self, game: Game, decision: Decision) -> Event | None:
-        """The truth's answer to the same question, near where the replay has reached."""
-        truth = self.script.truth
-        for i in range(self._window_start(), len(truth)):
+        found = self._truth_answer(game, decision)
+        if found is None:
+            return Decline() if decision.kind is Kind.BLOCK else None
+        self.used.add(found[0])
+        return found[1]
+
+    def _truth_answer(self, game: Game, decision: Decision) -> tuple[int, Event] | None:
+        """The truth's answer to the same question in the same turn, up to where the
+        table has decided."""
+        turns = _turns(game.state)
+        first = bisect_left(self.turns_at, turns)
+        last = min(bisect_left(self.turns_at, turns + 1), self.cursor, len(self.script.truth))
+        for i in range(first, last):
             asked = self.states[i].pending
             if i in self.used or asked is None:
                 continue
@@ -257,10 +302,7 @@ class Oracle:
                 continue
             event = self._with_cards_seen(i, game)
             if decision.accepts(event):
-                self.used.add(i)
-                return event
-        if decision.kind is Kind.BLOCK:
-            return Decline()
+                return i, event
         return None
 
     def _with_cards_seen(self, i: int, game: Game) -> Event:
@@ -284,15 +326,15 @@ class Oracle:
                      event.index)
         return replace(event, index=index, revealed=chosen.revealed or None)
 
-    def _window_start(self) -> int:
-        # The tracked game lags the camera by at most a turn or so.
-        return max(1, self.cursor - 60)
+    def answer(self, game: Game, question: Question, anchor: GameState) -> int:
+        """The reading that leads where the truth went (else "the camera is wrong").
 
-    def answer(self, game: Game, question: Question, anchor: GameState,
-               truth_len: int) -> int:
-        """The reading that leads where the truth went (else "the camera is wrong")."""
-        target = layout_of(self.states[min(truth_len, len(self.states) - 1)])
-        fallback = None
+        Where the table looks the same either way (which covered card was taken), what
+        people know decides: the hands, the banished pile, the tokens.
+        """
+        near = [self.states[i] for i in range(min(self.cursor, len(self.states) - 1),
+                                              max(0, self.cursor - 30), -1)]
+        fallback, roughly = None, None
         for index, reading in enumerate(question.readings):
             if not reading.from_anchor:
                 fallback = fallback if fallback is not None else index
@@ -303,26 +345,57 @@ class Oracle:
                     state = apply(state, event)
             except ValueError:
                 continue
-            if _seen_in_truth(layout_of(state), target, self.states, truth_len):
+            mine = layout_of(state)
+            alike = [real for real in near if same_layout(mine, layout_of(real))]
+            if any(_same_knowledge(state, real) for real in alike):
                 return index
+            if alike and roughly is None:
+                roughly = index
+        if roughly is not None:
+            return roughly
         return fallback if fallback is not None else 0
+
+
+WINDOW = 80  # truth events the oracle looks back over
+
+
+def _names_unseen(decision: Decision, event: Event) -> bool:
+    """Does the answer name a card the tracked game could not (covered, face down)?"""
+    return isinstance(event, Choose) and event.index is not None and event not in (
+        decision.options)
+
+
+def _turns(state: GameState) -> int:
+    return sum(p.turns for p in state.players)
+
+
+def _same_knowledge(mine: GameState, truth: GameState) -> bool:
+    """Does what the tracked game knows agree with the truth (tokens, hands, banished)?"""
+    if sorted(mine.banished) != sorted(truth.banished) or mine.sovereign != truth.sovereign:
+        return False
+    for me, real in zip(mine.players, truth.players, strict=True):
+        if (me.helium, me.influence, me.fleet) != (real.helium, real.influence, real.fleet):
+            return False
+        if me.hand.size != real.hand.size or not set(me.hand.known) <= set(real.hand.known):
+            return False
+    return True
 
 
 def _same_question(truth: Decision, mine: Decision) -> bool:
     """The same rule asking (its continuation), though the wording and the options
     may differ: a simulated game knows cards a tracked one must ask about."""
     a, b = truth.then, mine.then
-    return (a.name, a.player, a.card, a.location) == (b.name, b.player, b.card, b.location)
+    if (a.name, a.player, a.card, a.location) != (b.name, b.player, b.card, b.location):
+        return False
+    if a.name == "finale-answer":  # the same end-of-game ability (hands list them apart)
+        return a.data[0].ability == b.data[0].ability
+    return True
 
 
 def _same_effect(mine: finale.Option, truth: finale.Option) -> bool:
     keys = ("ability", "label", "gain", "banish", "source", "bonus", "color", "helium",
             "random_pick")
     return all(getattr(mine, k) == getattr(truth, k) for k in keys)
-
-
-# Decisions the tracker answers from what the camera sees (the oracle leaves them).
-CAMERA_KINDS = frozenset({Kind.TURN, Kind.GAIN, Kind.PLACE, Kind.TARGET, Kind.BLOCK})
 
 
 def _seen_in_truth(layout: Layout, target: Layout, states: Sequence[GameState],

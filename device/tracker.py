@@ -23,6 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from engine.abilities.primitives import Moved
+from engine.automa import AutomaGain
 from engine.board import LOCATIONS, Location
 from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
@@ -79,6 +81,7 @@ class Question:
 
     prompt: str
     readings: tuple[Reading, ...]
+    kind: str = "unexpected"  # or "ambiguous": several readings fit what was seen
 
 
 @dataclass(frozen=True)
@@ -216,22 +219,26 @@ class Tracker:
 
     def _explain(self, states: Sequence[GameState], view: View) -> Verdict:
         start = states[self.anchor]
-        readings, nearest = self.search(start, tuple(self.evidence))
+        readings, nearest, stops = self.search(start, tuple(self.evidence))
         if not readings:
             # Views caught half-way through one move (an ability that moves three
             # cards, done by hand one at a time) need not be explained on their own.
             steady = _without_halfway_views(start, tuple(self.evidence))
             if len(steady) < len(self.evidence):
-                readings, _ = self.search(start, steady)
+                readings, _, _ = self.search(start, steady)
         if len(readings) == 1 or _same_outcome(start, readings):
             return self._verdict_for(readings[0])
         if readings:
             return self._ask(start, readings)
+        if stops:
+            # The way on passes a decision only the table can answer (a card to name,
+            # a choice nobody can see): go as far as the camera shows, then wait for it.
+            return self._verdict_for(_common_prefix(stops))
         if mismatch(states[-1], view) == 0 and all(isinstance(e, tuple) for e in self.evidence):
             return Verdict()
         # Nothing passes through every view in turn. Perhaps a view in between was a
         # slip (a card put on the wrong stack, then moved): offer what explains the last.
-        final, _ = self.search(start, (view,))
+        final, _, _ = self.search(start, (view,))
         self.question = self._unexplained(states[-1], start, view, final or nearest)
         return Verdict(question=self.question, text=self.question.prompt)
 
@@ -246,10 +253,12 @@ class Tracker:
         after = start
         for event in shared:
             after = apply(after, event)
-        if after.pending is not None and not _visible_choice(after.pending):
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        if after.pending is not None and (not _visible_choice(after.pending) or
+                                          _waits_for_table(after, views[-1])):
             return verdict
         self.question = Question("The camera saw a move that could mean:", tuple(
-            Reading(r, describe(after, r[len(shared):])) for r in readings))
+            Reading(r, describe(after, r[len(shared):])) for r in readings), "ambiguous")
         return replace(verdict, question=self.question, text=self.question.prompt)
 
     def _verdict_for(self, events: tuple[Event, ...]) -> Verdict:
@@ -265,12 +274,14 @@ class Tracker:
 
     def search(
         self, start: GameState, evidence: tuple[View | Button, ...]
-    ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]]]:
+    ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
         """Shortest event sequences from ``start`` that pass through the evidence in order.
 
         A decision with a single plausible answer (Au Toma's next confirmation, say) is
-        followed for free; only real choices count towards ``max_depth``. Also returns
-        the sequences that came nearest to the last view when none explains it all.
+        followed for free; only real choices count towards ``max_depth``. When none
+        explains it all, also returns the sequences that came nearest to the last view,
+        and the shortest ones that explain the most evidence before stopping at a
+        decision only the table can answer.
         """
         views = [e for e in evidence if not isinstance(e, Button)]
         last_view = views[-1] if views else view_of(start)
@@ -283,11 +294,11 @@ class Tracker:
             found = [n.seq for n in closed if n.seen == len(evidence)]
             if found:
                 shortest = min(len(seq) for seq in found)
-                return _dedupe([seq for seq in found if len(seq) == shortest]), []
+                return _dedupe([seq for seq in found if len(seq) == shortest]), [], []
             level = branches
             if not level:
                 break
-        return [], search.nearest[:3]
+        return [], search.nearest[:3], search.best_stops()
 
     def _unexplained(
         self, current: GameState, start: GameState, view: View,
@@ -311,6 +322,7 @@ class _Search:
         self.last = last
         self.best = 1 << 30
         self.nearest: list[tuple[Event, ...]] = []
+        self.stops: list[_Node] = []  # positions waiting for the table's answer
 
     def close(self, level: list[_Node]) -> tuple[list[_Node], list[_Node]]:
         """Follow forced answers; returns every node reached and the next level's nodes."""
@@ -321,6 +333,9 @@ class _Search:
             node = todo.pop()
             closed.append(node)
             children = self.expand(node)
+            if not children and node.seen < len(self.evidence) and _waits_for_table(
+                    node.state, node.next_evidence(self.evidence)[0] or self.last):
+                self.stops.append(node)
             if len(children) == 1:
                 todo.append(children[0])
             else:
@@ -342,6 +357,15 @@ class _Search:
             children.append(child.consume(self.evidence))
             self._remember(child)
         return children
+
+    def best_stops(self) -> list[tuple[Event, ...]]:
+        """The stops that explain the most evidence, shortest first among equals."""
+        if not self.stops:
+            return []
+        most = max(n.seen for n in self.stops)
+        best = [n.seq for n in self.stops if n.seen == most]
+        shortest = min(len(seq) for seq in best)
+        return _dedupe([seq for seq in best if len(seq) == shortest])
 
     def _remember(self, child: _Node) -> None:
         distance = mismatch(child.state, self.last)
@@ -400,11 +424,15 @@ def _pressed(button: Button, node: _Node, turns_before: int) -> bool:
     if button is Button.DIE:
         return bool(node.seq) and isinstance(node.seq[-1], DrawFromDeck)
     if button is Button.NEXT:
-        pending = node.state.pending
-        if node.state.phase is not Phase.PLAYING or _turns(node.state) > turns_before:
+        state = node.state
+        if state.phase is not Phase.PLAYING or _turns(state) > turns_before:
             return True
-        return bool(node.seq) and pending is not None and pending.kind not in (
-            Kind.GAIN, Kind.TURN)
+        pending = state.pending
+        if not node.seq or pending is None or pending.kind in (Kind.GAIN, Kind.TURN):
+            return False
+        # A Lead whose ability is still under way has its gain step to come.
+        return state.turn is None or state.turn.end_requested or not any(
+            step.name == "gain" for step in state.stack)
     return True
 
 
@@ -416,10 +444,13 @@ def candidates(state: GameState, view: View, button: Button | None = None) -> li
     if pending.kind is Kind.BLOCK:
         return [o for o in pending.options if isinstance(o, Decline)]
     touched = _touched(state, view)
+    # A forced step (one option) is always tried: what the table shows next tells
+    # whether it has happened yet.
     small = len(pending.options) <= MAX_BLIND_OPTIONS
+    forced = len(pending.options) == 1
     out: list[Event] = []
     for option in pending.options:
-        out.extend(_fill(option, view, button, touched, small))
+        out.extend(_fill(option, view, button, touched, small, forced))
     return out
 
 
@@ -427,6 +458,14 @@ def candidates(state: GameState, view: View, button: Button | None = None) -> li
 # tried when it has few options: if only one of them fits what the table shows next,
 # that settles it; if several fit, the choice is left to the phone.
 MAX_BLIND_OPTIONS = 12
+
+
+def camera_answers(event: Event) -> bool:
+    """Is this an answer the camera (or a button) gives: a card put down, taken or moved?"""
+    return isinstance(event, CAMERA_EVENTS) or getattr(event, "location", None) is not None
+
+
+CAMERA_EVENTS = (Lead, Scout, GainFrom, DrawFromDeck, Place, Moved, AutomaGain)
 
 
 def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
@@ -443,7 +482,8 @@ def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
 
 
 def _fill(option: Event, view: View, button: Button | None,
-          touched: dict[str, set[Location]], small: bool) -> Iterable[Event]:
+          touched: dict[str, set[Location]], small: bool, forced: bool = False,
+          ) -> Iterable[Event]:
     """Concrete versions of ``option`` consistent with what changed on the table."""
     grew, shrank = touched["grew"], touched["shrank"]
     if isinstance(option, Lead):
@@ -460,6 +500,8 @@ def _fill(option: Event, view: View, button: Button | None,
             return []
         top = view[option.location.pos].top
         return [replace(option, card=option.card or top)]
+    if isinstance(option, Moved):
+        return [_named_by_camera(option, view)]
     if isinstance(option, GainFrom):
         return [option] if option.location in shrank else []
     if isinstance(option, DrawFromDeck):
@@ -467,15 +509,46 @@ def _fill(option: Event, view: View, button: Button | None,
     if isinstance(option, Scout):
         return [option] if grew else []
     if isinstance(option, Choose):
-        if option.location is None:
-            return [option] if small else []
-        if option.location not in touched["any"]:
-            return []
-        return [option if option.value else replace(
-            option, value=view[option.location.pos].top)]
+        return _fill_choice(option, view, touched["any"], small, forced)
     if isinstance(option, Decline):
         return [option]  # passing is invisible; what happens next shows it
     return [option] if small else []  # Au Toma's confirmations, finale answers…
+
+
+def _named_by_camera(option: Moved, view: View) -> Moved:
+    """A card that lands face up on top of a location is named by what the camera reads."""
+    if option.card is not None or option.target is None or option.under:
+        return option
+    top = view[option.target.pos].top
+    return replace(option, card=top) if top else option
+
+
+def _fill_choice(option: Choose, view: View, touched: set[Location], small: bool,
+                 forced: bool) -> list[Event]:
+    if option.location is None:
+        return [option] if small else []
+    if option.location not in touched and not forced:
+        return []
+    if option.value is None and option.index is None:
+        # A card put down (face down, say) on top: the camera reads it if it can.
+        return [replace(option, value=view[option.location.pos].top)]
+    return [option]  # a card already in a stack: the camera cannot name it now
+
+
+def _waits_for_table(state: GameState, view: View) -> bool:
+    """Is the position waiting on something only people can say (not the camera)?
+
+    A question with no answer the camera gives (a name, a choice nobody sees), or a card
+    in a stack the camera saw taken but cannot name.
+    """
+    pending = state.pending
+    if pending is None or pending.is_chance or pending.kind is Kind.BLOCK:
+        return False
+    if not any(camera_answers(o) for o in pending.options):
+        return True
+    touched = _touched(state, view)["any"]
+    return any(isinstance(o, Choose) and o.value is None and o.index is not None
+               and o.location in touched for o in pending.options)
 
 
 def _same_outcome(start: GameState, readings: list[tuple[Event, ...]]) -> bool:

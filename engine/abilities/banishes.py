@@ -8,25 +8,30 @@ from engine.abilities.primitives import (
     DECLINE,
     REVEAL,
     SEAT,
+    Moved,
     card_options,
     colored,
     decide,
     ensure_named,
+    leave,
+    named_card_options,
     not_colored,
     others,
+    physical,
     picked,
     regain_self,
     show,
     slot_is,
     targets,
     under,
+    with_data,
 )
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event
-from engine.steps import Step, answer
+from engine.steps import Step, answer, step
 
 
 def _ask(draft: Draft, s: Step, prompt: str, options: list[Event], then: str) -> None:
@@ -44,12 +49,27 @@ def _below_named(draft: Draft, s: Step) -> tuple[int, Location] | None:
     return below[0], s.location
 
 
+def _banish_below(draft: Draft, s: Step, below: tuple[int, Location],
+                  then: Step | None = None) -> None:
+    leave(draft, s, "banish", (below[1], below[0]), then)
+
+
+def _is_gold(draft: Draft, below: tuple[int, Location]) -> bool:
+    return slot_is(draft.stack_at(below[1])[below[0]], Color.GOLD)
+
+
 @deploy("assassin")
 def assassin(draft: Draft, s: Step) -> None:
     """Banish the card directly under this one; if it was a Gold, place 1 Influence."""
     below = _below_named(draft, s)
-    if below is not None and slot_is(draft.banish_at(below[1], below[0]), Color.GOLD):
-        draft.place_influence(s.player)
+    if below is not None:
+        _banish_below(draft, s, below, with_data(s, "ability-influence") if _is_gold(
+            draft, below) else None)
+
+
+@step("ability-influence")
+def _influence(draft: Draft, s: Step) -> None:
+    draft.place_influence(s.player)
 
 
 @deploy("helga")
@@ -58,17 +78,20 @@ def helga(draft: Draft, s: Step) -> None:
     below = _below_named(draft, s)
     if below is not None:
         alone = len(draft.stack_at(below[1])) == 2
-        draft.banish_at(below[1], below[0])
-        if alone:
-            draft.add_helium(s.player)
+        _banish_below(draft, s, below, with_data(s, "helga-helium") if alone else None)
+
+
+@step("helga-helium")
+def _helga_helium(draft: Draft, s: Step) -> None:
+    draft.add_helium(s.player)
 
 
 @deploy("lorn")
 def lorn(draft: Draft, s: Step) -> None:
     """If the card directly under this one is a Gold, banish it."""
     below = _below_named(draft, s)
-    if below is not None and slot_is(draft.stack_at(below[1])[below[0]], Color.GOLD):
-        draft.banish_at(below[1], below[0])
+    if below is not None and _is_gold(draft, below):
+        _banish_below(draft, s, below)
 
 
 @deploy("pathologist")
@@ -77,15 +100,16 @@ def pathologist(draft: Draft, s: Step) -> None:
     assert s.location is not None
     if draft.stack_at(s.location)[0].card != s.card and ensure_named(
             draft, s, [(s.location, 0)]):
-        draft.banish_at(s.location, 0)
+        leave(draft, s, "banish", (s.location, 0))
 
 
 @deploy("bondilus")
 def bondilus(draft: Draft, s: Step) -> None:
     """If deployed on Mars, banish one non-Gold card at this location."""
     if s.location is Location.MARS:
-        _ask(draft, s, "banish which non-Gold here?",
-             card_options(draft, (s.location,), not_colored(Color.GOLD)), "bondilus-card")
+        options = named_card_options(draft, s, (s.location,), not_colored(Color.GOLD))
+        if options is not None:
+            _ask(draft, s, "banish which non-Gold here?", options, "bondilus-card")
 
 
 @answer("bondilus-card")
@@ -158,11 +182,19 @@ def evey(draft: Draft, s: Step) -> None:
     assert s.location is not None
     stack = draft.stack_at(s.location)
     if ensure_named(draft, s, [(s.location, i) for i in range(len(stack))]):
-        golds = sum(1 for slot in stack if slot_is(slot, Color.GOLD))
-        while draft.stack_at(s.location):
-            draft.banish_at(s.location, -1)
-        if golds:
-            draft.place_influence(s.player, min(golds, 3))
+        # The whole stack goes at once: one physical step.
+        physical(draft, s, f"banish every card at {s.location.label}",
+                 Moved(source=s.location, card=s.card), s.then("evey-banish"))
+
+
+@answer("evey-banish")
+def _evey_banish(draft: Draft, s: Step, event: Event) -> None:
+    assert s.location is not None
+    golds = sum(1 for slot in draft.stack_at(s.location) if slot_is(slot, Color.GOLD))
+    while draft.stack_at(s.location):
+        draft.banish_at(s.location, -1)
+    if golds:
+        draft.place_influence(s.player, min(golds, 3))
 
 
 @deploy("ash-lord")
@@ -174,10 +206,19 @@ def ash_lord(draft: Draft, s: Step) -> None:
     unnamed = [(s.location, i) for i, slot in enumerate(stack) if blue(slot) is None]
     if ensure_named(draft, s, unnamed):
         blues = [i for i, slot in enumerate(stack) if blue(slot)]
-        for i in reversed(blues):
-            draft.banish_at(s.location, i)
-        if len(blues) >= 2:
-            regain_self(draft, s)
+        draft.push(with_data(s, "ash-lord-next", len(blues) >= 2, *reversed(blues)))
+
+
+@step("ash-lord-next")
+def _ash_lord_next(draft: Draft, s: Step) -> None:
+    """The Blues go one at a time, from the top down; then Ash Lord comes back if 2+."""
+    assert s.location is not None
+    back, blues = s.data[0], s.data[1:]
+    if blues:
+        leave(draft, s, "banish", (s.location, blues[0]),
+              with_data(s, "ash-lord-next", back, *blues[1:]))
+    elif back:
+        regain_self(draft, s)
 
 
 @deploy("sevro")
@@ -191,7 +232,7 @@ def sevro(draft: Draft, s: Step) -> None:
         draft.ask(s.player, Kind.CHOOSE, f"{name}: reveal The Howlers to gain the card below?",
                   (REVEAL, DECLINE), s.then("sevro-howlers", below[0]))
     else:
-        draft.banish_at(below[1], below[0])
+        _banish_below(draft, s, below)
 
 
 @answer("sevro-howlers")
@@ -199,9 +240,9 @@ def _sevro_howlers(draft: Draft, s: Step, event: Event) -> None:
     assert s.location is not None
     if event == REVEAL:
         show(draft, s.player, "the-howlers")
-        draft.gain_from(s.player, s.location, s.data[0])
+        leave(draft, s, "gain", (s.location, s.data[0]))
     else:
-        draft.banish_at(s.location, s.data[0])
+        leave(draft, s, "banish", (s.location, s.data[0]))
 
 
 @deploy("karnus")
@@ -209,11 +250,15 @@ def karnus(draft: Draft, s: Step) -> None:
     """Banish the card directly under this one; if that was Mustang, The Jackal or Nero, you
     may have an opponent banish a card from hand."""
     below = _below_named(draft, s)
-    if below is None:
-        return
-    slot = draft.banish_at(below[1], below[0])
+    if below is not None:
+        card = draft.stack_at(below[1])[below[0]].card
+        _banish_below(draft, s, below, with_data(s, "karnus-banished", card))
+
+
+@step("karnus-banished")
+def _karnus_banished(draft: Draft, s: Step) -> None:
     seats = targets(draft, s.player, variant_card=True)
-    if slot.card in ("mustang", "the-jackal", "nero") and seats:
+    if s.data[0] in ("mustang", "the-jackal", "nero") and seats:
         options: list[Event] = [SEAT[q] for q in seats]
         options.append(DECLINE)
         name = draft.players[s.player].name

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from engine.abilities.primitives import (
     DECLINE,
+    asks_as_tracked,
     bottom_of_hand,
     decide,
     hand_cards,
@@ -160,10 +161,11 @@ def _banish_pick(draft: Draft, s: Step) -> None:
     victim = s.player
     if draft.players[victim].automa:
         card = bottom_of_hand(draft, victim)
-        if card is not None:
+        if card is not None and not asks_as_tracked(draft):
             _banish(draft, victim, card, s.data[0])
             return
-        options: list[Event] = [Choose(c) for c in unseen(draft)]
+        options: list[Event] = [Choose(c) for c in unseen(draft)] if card is None else [
+            Choose(card)]
         draft.ask(draft.current, Kind.CONFIRM, "Name Au Toma's bottom card, now banished",
                   options, s.then("forced-banish-picked"))
         return

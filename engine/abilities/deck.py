@@ -7,6 +7,7 @@ from engine.abilities import deploy
 from engine.abilities.primitives import (
     AT,
     DECLINE,
+    Moved,
     banish_revealed,
     banished_choices,
     chosen_card,
@@ -17,6 +18,7 @@ from engine.abilities.primitives import (
     look,
     name_revealed,
     others,
+    physical,
     place_face_down,
     place_on_top,
     place_under,
@@ -41,28 +43,34 @@ def _two_under(draft: Draft, s: Step, where: Location) -> None:
         return
     cards = [draft.reveal_from_deck() for _ in range(min(2, draft.deck_count))]
     if draft.hidden or len(cards) == 1:
-        for card in cards:  # while tracking, the camera names them and sees the order
-            _under_self(draft, s, card)
+        _slide_under(draft, s, cards)  # while tracking, nobody needs their order: unseen
         return
     name = draft.players[s.player].name
     draft.ask(s.player, Kind.CHOOSE, f"{name}: which card goes directly under {s.card}?",
               [Choose(c) for c in cards], s.then("two-under-order", *cards))
 
 
-def _under_self(draft: Draft, s: Step, card: str | None) -> None:
-    assert s.location is not None
-    index = index_in(draft, s.location, s.card)
-    assert index is not None
-    place_under(draft, s.location, index, card)
-
-
 @answer("two-under-order")
 def _two_under_order(draft: Draft, s: Step, event: Event) -> None:
     top = chosen_card(event)
-    for card in s.data:
-        if card != top:
-            _under_self(draft, s, card)
-    _under_self(draft, s, top)
+    _slide_under(draft, s, [*(c for c in s.data if c != top), top])
+
+
+def _slide_under(draft: Draft, s: Step, cards: list[str | None]) -> None:
+    """Slide the turned-over cards in directly under the deployed one, one at a time."""
+    if cards:
+        physical(draft, s, f"put a turned-over card directly under {s.card}",
+                 Moved(target=s.location, card=cards[0], under=True),
+                 with_data(s, "two-under-put", *cards))
+
+
+@answer("two-under-put")
+def _two_under_put(draft: Draft, s: Step, event: Event) -> None:
+    assert s.location is not None
+    index = index_in(draft, s.location, s.card)
+    assert index is not None
+    place_under(draft, s.location, index, s.data[0])
+    _slide_under(draft, s, list(s.data[1:]))
 
 
 for _card, _where in (
@@ -128,7 +136,7 @@ def hacker(draft: Draft, s: Step) -> None:
     """Reveal the deck's top card; banish it or place (not deploy) it on another location."""
     if draft.deck_count > 0:
         draft.reveal_from_deck()
-        name_revealed(draft, s.player, s.then("hacker-seen"))
+        draft.push(s.then("hacker-seen"))
 
 
 @step("hacker-seen")
@@ -137,18 +145,24 @@ def _hacker_seen(draft: Draft, s: Step) -> None:
     options: list[Event] = [place(loc, card) for loc in others(s.location)]
     options.append(BANISH)
     name = draft.players[s.player].name
-    draft.ask(s.player, Kind.PLACE, f"{name}: banish {card}, or place it on another location?",
-              options, s.then("hacker-put"))
+    draft.ask(s.player, Kind.PLACE, f"{name}: banish {card or 'the card'}, or place it on "
+              "another location?", options, s.then("hacker-put"))
 
 
 @answer("hacker-put")
 def _hacker_put(draft: Draft, s: Step, event: Event) -> None:
+    if isinstance(event, Place):
+        place_on_top(draft, event.location, event.card)  # while tracking, the camera names it
+    else:
+        # Off to the banished pile, out of the camera's sight: the table names it.
+        name_revealed(draft, s.player, s.then("hacker-banish"))
+
+
+@step("hacker-banish")
+def _hacker_banish(draft: Draft, s: Step) -> None:
     card = draft.revealed[-1]
     assert card is not None
-    if isinstance(event, Place):
-        place_on_top(draft, event.location, card)
-    else:
-        banish_revealed(draft, card)
+    banish_revealed(draft, card)
 
 
 @deploy("seer")
@@ -187,8 +201,17 @@ def researcher(draft: Draft, s: Step) -> None:
 
 @answer("researcher-card")
 def _researcher_card(draft: Draft, s: Step, event: Event) -> None:
-    assert s.location is not None
     card = str(chosen_card(event))
+    if card not in draft.banished:
+        unbanish(draft, card)  # refused: not banished
+    physical(draft, s, f"put {card} at the bottom of {s.location.label if s.location else ''}",
+             Moved(target=s.location, card=card, under=True), s.then("researcher-put", card))
+
+
+@answer("researcher-put")
+def _researcher_put(draft: Draft, s: Step, event: Event) -> None:
+    assert s.location is not None
+    card = s.data[0]
     unbanish(draft, card)
     draft.put_at(s.location, 0, Slot(card))
     draft.note("place-under", card=card, source="banished", target=s.location.value)
@@ -228,7 +251,16 @@ def _psychologist_where(draft: Draft, s: Step, event: Event) -> None:
 def _psychologist_second(draft: Draft, s: Step, event: Event) -> None:
     card = chosen_card(event) if isinstance(event, Choose) else None
     if card is not None:
-        _place_banished(draft, s.data[0], card)
+        if card not in draft.banished:
+            unbanish(draft, card)  # refused: not banished
+        location: Location = s.data[0]
+        physical(draft, s, f"place {card} on {location.label}",
+                 Moved(target=location, card=card), s.then("psychologist-put", location, card))
+
+
+@answer("psychologist-put")
+def _psychologist_put(draft: Draft, s: Step, event: Event) -> None:
+    _place_banished(draft, *s.data)
 
 
 def _place_banished(draft: Draft, location: Location, card: str) -> None:

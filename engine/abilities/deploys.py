@@ -11,14 +11,15 @@ from __future__ import annotations
 from engine.abilities import deploy
 from engine.abilities.primitives import (
     also_deployed,
-    card_options,
     chosen_location,
     colored,
     decide,
     location_choice,
     name_revealed,
+    named_card_options,
     others,
     picked,
+    step_by_step,
     take_revealed,
     under,
     under_is,
@@ -27,7 +28,8 @@ from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
-from engine.events import Event
+from engine.errors import IllegalActionError
+from engine.events import Event, Place, place
 from engine.state import Slot
 from engine.steps import Step, answer, step
 
@@ -48,7 +50,7 @@ def orion(draft: Draft, s: Step) -> None:
     Jupiter."""
     if s.location is None or s.location is Location.JUPITER:
         return
-    options = card_options(draft, (s.location,), _BLUE, s.card)
+    options = named_card_options(draft, s, (s.location,), _BLUE, s.card)
     if options:
         name = draft.players[s.player].name
         decide(draft, s.player, Kind.TARGET, f"{name}: deploy which Blue onto Jupiter?",
@@ -86,7 +88,13 @@ def calliope(draft: Draft, s: Step) -> None:
     """Reveal the deck's top card and deploy it face up on another location (its ability
     fires)."""
     if draft.deck_count > 0:
-        draft.reveal_from_deck()
+        card = draft.reveal_from_deck()
+        if step_by_step(draft):  # the camera names it where it lands
+            name = draft.players[s.player].name
+            draft.ask(s.player, Kind.PLACE, f"{name}: deploy the revealed card onto which "
+                      "location?", [place(loc, card) for loc in others(s.location)],
+                      s.then("calliope-placed"))
+            return
         name_revealed(draft, s.player, s.then("calliope-seen"))
 
 
@@ -102,3 +110,12 @@ def _calliope_to(draft: Draft, s: Step, event: Event) -> None:
     assert card is not None
     take_revealed(draft, card)
     deploy_again(draft, s.player, card, chosen_location(event))
+
+
+@answer("calliope-placed")
+def _calliope_placed(draft: Draft, s: Step, event: Event) -> None:
+    assert isinstance(event, Place)
+    card = take_revealed(draft, event.card or draft.revealed[-1])
+    if card is None:
+        raise IllegalActionError("name the card that was deployed", rule="deploy")
+    deploy_again(draft, s.player, card, event.location)

@@ -11,7 +11,6 @@ from engine.abilities.primitives import (
     banish_revealed,
     banish_self,
     banished_choices,
-    card_options,
     chosen_card,
     colored,
     decide,
@@ -21,11 +20,14 @@ from engine.abilities.primitives import (
     gainable,
     give_self,
     is_color,
+    leave,
     name_revealed,
+    named_card_options,
     not_colored,
     picked,
     regain_self,
     right_of,
+    slot_is,
     to_deck,
     under,
     under_is,
@@ -55,7 +57,8 @@ def _named(*names: str) -> SlotTest:
 def _may_gain(draft: Draft, s: Step) -> None:
     assert s.location is not None and s.card is not None
     test = MAY_GAIN[s.card]
-    options = card_options(draft, (s.location,), lambda slot: _ok(draft, slot, test), s.card)
+    options = named_card_options(draft, s, (s.location,), lambda slot: _ok(draft, slot, test),
+                                 s.card)
     if options:
         options.append(DECLINE)
         name = draft.players[s.player].name
@@ -75,8 +78,9 @@ def _on_may_gain(draft: Draft, s: Step, event: Event) -> None:
     loc, index, _ = picked(draft, event, MAY_GAIN[s.card])
     draft.gain_from(s.player, loc, index)
     if s.card in REGAINS:
-        regain_self(draft, s)
-    draft.end_turn_early()
+        regain_self(draft, s, with_data(s, "ability-end-turn"))
+    else:
+        draft.end_turn_early()
 
 
 def _register_may_gain(card: str, test: SlotTest, doc: str) -> None:
@@ -118,7 +122,8 @@ for _card, _test, _doc in (
 
 def _must_gain(draft: Draft, s: Step, test: SlotTest, then: Step) -> None:
     assert s.location is not None
-    options = card_options(draft, (s.location,), lambda slot: _ok(draft, slot, test), s.card)
+    options = named_card_options(draft, s, (s.location,), lambda slot: _ok(draft, slot, test),
+                                 s.card)
     if options:
         decide(draft, s.player, Kind.TARGET, f"{s.card}: gain which card?", options, then)
 
@@ -174,9 +179,8 @@ def victra(draft: Draft, s: Step) -> None:
     bottom = draft.stack_at(s.location)[0]
     on_gold = under_is(draft, s, Color.GOLD)
     if bottom.card != s.card and on_gold is not None and gainable(draft, bottom):
-        draft.gain_from(s.player, s.location, 0)
-        if not on_gold:
-            banish_self(draft, s)
+        leave(draft, s, "gain", (s.location, 0),
+              None if on_gold else with_data(s, "ability-banish-self"))
 
 
 @deploy("cassius")
@@ -188,9 +192,8 @@ def cassius(draft: Draft, s: Step) -> None:
         return
     gold = under_is(draft, s, Color.GOLD)
     if gold is not None:
-        draft.gain_from(s.player, s.location, below[0])
-        if not gold:
-            banish_self(draft, s)
+        leave(draft, s, "gain", (s.location, below[0]),
+              None if gold else with_data(s, "ability-banish-self"))
 
 
 @deploy("octavia")
@@ -202,9 +205,9 @@ def octavia(draft: Draft, s: Step) -> None:
         return
     if not gainable(draft, luna[0]) or not ensure_named(draft, s, [(Location.LUNA, 0)]):
         return
-    slot = draft.gain_from(s.player, Location.LUNA, 0)
-    if not (not slot.face_down and is_color(slot.card, Color.GOLD)):
-        banish_self(draft, s)
+    gold = slot_is(draft.stack_at(Location.LUNA)[0], Color.GOLD)
+    leave(draft, s, "gain", (Location.LUNA, 0),
+          None if gold else with_data(s, "ability-banish-self"))
 
 
 @deploy("mustang")
@@ -301,7 +304,11 @@ def _online_gambler_seen(draft: Draft, s: Step) -> None:
 
 
 def _give_and_draw(draft: Draft, s: Step) -> None:
-    give_self(draft, s, right_of(draft, s.player))
+    give_self(draft, s, with_data(s, "give-and-draw"))
+
+
+@step("give-and-draw")
+def _draw_two(draft: Draft, s: Step) -> None:
     for _ in range(min(2, draft.deck_count)):
         draft.draw(s.player)
     draft.end_turn_early()

@@ -16,6 +16,7 @@ from engine.abilities.primitives import (
     COLOR,
     DECLINE,
     SEAT,
+    asks_as_tracked,
     banish_self,
     bottom_of_hand,
     chosen_card,
@@ -35,16 +36,6 @@ from engine.state import Hand
 from engine.steps import Step, answer, step
 
 ROQUE_LOOKS = 6  # against Au Toma: the top 6 cards of her hand (RULES §13.10)
-
-
-@step("ability-banish-self")
-def _banish_self_step(draft: Draft, s: Step) -> None:
-    banish_self(draft, s)
-
-
-@step("ability-end-turn")
-def _end_turn_step(draft: Draft, s: Step) -> None:
-    draft.end_turn_early()
 
 
 # --- Aja, Antonia ------------------------------------------------------------------------
@@ -100,8 +91,7 @@ def _tactus_seat(draft: Draft, s: Step, event: Event) -> None:
 
 @step("tactus-stolen")
 def _tactus_stolen(draft: Draft, s: Step) -> None:
-    banish_self(draft, s)
-    draft.end_turn_early()
+    banish_self(draft, s, with_data(s, "ability-end-turn"))
 
 
 # --- Arlus --------------------------------------------------------------------------------
@@ -127,7 +117,10 @@ def _arlus_next(draft: Draft, s: Step) -> None:
     q = seats[0]
     then = with_data(s, "arlus-card", red, *seats)
     card = bottom_of_hand(draft, q) if draft.players[q].automa else None
-    if card is not None:  # Au Toma shows her bottom card (RULES §13.3)
+    if card is not None and asks_as_tracked(draft):
+        draft.ask(s.player, Kind.CONFIRM, f"Arlus: which card did {draft.players[q].name} "
+                  "show?", [Choose(card)], then)
+    elif card is not None:  # Au Toma shows her bottom card (RULES §13.3)
         _arlus_shown(draft, then, card)
     elif draft.hidden:
         draft.ask(s.player, Kind.CONFIRM, f"Arlus: which card did {draft.players[q].name} show?",
@@ -170,7 +163,7 @@ def roque(draft: Draft, s: Step) -> None:
 def _roque_seat(draft: Draft, s: Step, event: Event) -> None:
     q = chosen_seat(event)
     hand = draft.hand(q)
-    if hand.unknown:  # tracking: the table does it and reports the outcome
+    if draft.hidden:  # tracking: the table does it and reports the outcome
         options: list[Event] = [Choose(c) for c in hand_cards(draft, q)]
         options.append(DECLINE)
         draft.ask(s.player, Kind.CONFIRM, "Roque: which named card was picked? (decline: "
@@ -194,6 +187,15 @@ def _roque_named(draft: Draft, s: Step, event: Event) -> None:
 def _roque_picked(draft: Draft, s: Step, event: Event) -> None:
     q, named = s.data
     hit = chosen_card(event) == named
+    if asks_as_tracked(draft):  # the outcome, as a tracked game asks the table for it
+        draft.ask(s.player, Kind.CONFIRM, "Roque: which named card was picked? (decline: "
+                  "no match)", (Choose(named) if hit else DECLINE,),
+                  with_data(s, "roque-hit", q, named))
+        return
+    _roque_outcome(draft, s, q, named, hit)
+
+
+def _roque_outcome(draft: Draft, s: Step, q: int, named: str, hit: bool) -> None:
     if draft.players[q].automa:
         _roque_automa(draft, s, q, named if hit else None)
     elif hit:
@@ -204,6 +206,9 @@ def _roque_picked(draft: Draft, s: Step, event: Event) -> None:
 @answer("roque-hit")
 def _roque_hit(draft: Draft, s: Step, event: Event) -> None:
     card = chosen_card(event) if isinstance(event, Choose) else None
+    if not draft.hidden:
+        _roque_outcome(draft, s, s.data[0], s.data[1], card is not None)
+        return
     if card is not None:
         banish_from_hand(draft, s.data[0], card, with_data(s, "ability-banish-self"))
 
@@ -212,10 +217,13 @@ def _roque_automa(draft: Draft, s: Step, q: int, hit: str | None) -> None:
     """Au Toma: banish on a hit, then shuffle the looked-at cards back on top (§13.10)."""
     if hit is not None:
         draft.banish_from_hand(q, hit)
-        banish_self(draft, s)
     known = draft.hand(q).known
     looked = known[max(0, len(known) - ROQUE_LOOKS + (hit is not None)):]
-    draft.push(with_data(s, "roque-shuffle", q, looked, ()))
+    shuffle = with_data(s, "roque-shuffle", q, looked, ())
+    if hit is not None:
+        banish_self(draft, s, shuffle)
+    else:
+        draft.push(shuffle)
 
 
 @step("roque-shuffle")

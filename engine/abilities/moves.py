@@ -12,15 +12,16 @@ from engine.abilities.primitives import (
     CORE,
     DECLINE,
     SlotTest,
-    card_options,
     chosen_location,
     colored,
     decide,
     ensure_named,
     gainable,
     index_in,
+    leave,
     location_choice,
     may,
+    named_card_options,
     named_or_down,
     nonempty,
     others,
@@ -114,7 +115,7 @@ PULL_UNDER: dict[str, SlotTest] = {}
 
 def _pull_under(draft: Draft, s: Step) -> None:
     assert s.card is not None
-    options = card_options(draft, LOCATIONS, PULL_UNDER[s.card], s.card)
+    options = named_card_options(draft, s, LOCATIONS, PULL_UNDER[s.card], s.card)
     if options:
         name = draft.players[s.player].name
         draft.ask(s.player, Kind.TARGET, f"{name}: move which card under {s.card}?", options,
@@ -140,8 +141,7 @@ def _on_pull_gain(draft: Draft, s: Step, event: Event) -> None:
         assert s.location is not None
         at = index_in(draft, s.location, s.card)
         assert at
-        draft.gain_from(s.player, s.location, at - 1)
-        draft.end_turn_early()
+        leave(draft, s, "gain", (s.location, at - 1), with_data(s, "ability-end-turn"))
 
 
 for _card, _colors, _doc in (
@@ -208,7 +208,7 @@ MOVE_REWARDS: dict[str, Callable[[Draft, Step, Slot], None]] = {
 }
 
 
-def _ask_card(draft: Draft, s: Step, options: list[Event], then: str) -> None:
+def _ask_card(draft: Draft, s: Step, options: list[Event] | None, then: str) -> None:
     if options:
         name = draft.players[s.player].name
         decide(draft, s.player, Kind.TARGET, f"{name}: move which card?", options, s.then(then))
@@ -218,7 +218,8 @@ def _ask_card(draft: Draft, s: Step, options: list[Event], then: str) -> None:
 def matteo(draft: Draft, s: Step) -> None:
     """Move another card at this location to the top of another location; Pink: 1 Influence."""
     assert s.location is not None
-    _ask_card(draft, s, card_options(draft, (s.location,), named_or_down, s.card), "matteo-card")
+    _ask_card(draft, s, named_card_options(draft, s, (s.location,), named_or_down, s.card),
+              "matteo-card")
 
 
 @answer("matteo-card")
@@ -250,7 +251,8 @@ def _parity(even: bool) -> SlotTest:
 def musician(draft: Draft, s: Step) -> None:
     """Move a card with an even core value from this location to the top of another location."""
     assert s.location is not None
-    _ask_card(draft, s, card_options(draft, (s.location,), _parity(True)), "musician-card")
+    _ask_card(draft, s, named_card_options(draft, s, (s.location,), _parity(True)),
+              "musician-card")
 
 
 @answer("musician-card")
@@ -262,7 +264,8 @@ def _musician_card(draft: Draft, s: Step, event: Event) -> None:
 def zanzibar(draft: Draft, s: Step) -> None:
     """Move a card with an odd core value from this location to the top of another location."""
     assert s.location is not None
-    _ask_card(draft, s, card_options(draft, (s.location,), _parity(False)), "zanzibar-card")
+    _ask_card(draft, s, named_card_options(draft, s, (s.location,), _parity(False)),
+              "zanzibar-card")
 
 
 @answer("zanzibar-card")
@@ -281,9 +284,8 @@ def _painter_targets(draft: Draft, s: Step, slot: Slot) -> list[Location]:
 def four_d_painter(draft: Draft, s: Step) -> None:
     """Move a card from this location onto another location holding no card of its color."""
     assert s.location is not None
-    options = [o for o in card_options(draft, (s.location,), named_or_down)
-               if _painter_ok(draft, s, o)]
-    _ask_card(draft, s, options, "4d-painter-card")
+    found = named_card_options(draft, s, (s.location,), named_or_down)
+    _ask_card(draft, s, [o for o in found or () if _painter_ok(draft, s, o)], "4d-painter-card")
 
 
 def _painter_ok(draft: Draft, s: Step, option: Event) -> bool:
@@ -362,8 +364,7 @@ def _theodora_yes(draft: Draft, s: Step, event: Event) -> None:
     assert at is not None
     slot = draft.move(s.location, 0, s.location, at)  # Theodora drops one place
     if slot_is(slot, Color.GOLD, Color.RED) and gainable(draft, slot):
-        draft.gain_from(s.player, s.location, at)
-        draft.end_turn_early()
+        leave(draft, s, "gain", (s.location, at), with_data(s, "ability-end-turn"))
 
 
 @deploy("conversationalist")
@@ -385,4 +386,4 @@ def _conversationalist_card(draft: Draft, s: Step, event: Event) -> None:
     at = _move_under(draft, s, loc, index)
     assert s.location is not None
     if slot_is(slot, Color.WHITE) and gainable(draft, slot):
-        draft.gain_from(s.player, s.location, at)
+        leave(draft, s, "gain", (s.location, at))

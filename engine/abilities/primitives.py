@@ -15,9 +15,9 @@ on top), ``look`` (a card taken off the deck unseen by the others), ``to-deck``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from engine import cards
+from engine import cards, events
 from engine.board import LOCATIONS, Location, starting_hand_size
 from engine.cards import ALL_IDS, CARDS, Color
 from engine.decisions import Kind
@@ -25,9 +25,12 @@ from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, Event
 from engine.state import Slot
-from engine.steps import ANSWERS, Step, answer
+from engine.steps import ANSWERS, Step, answer, step
 
 MULTIPLAYER_VARIANT = "multiplayer-variant"  # Setup.variants: the official FAQ variant
+# Setup.variants: a simulated game waits at every physical step, as a tracked one does
+# (scripted games use it so that the table they film moves one card at a time).
+STEP_BY_STEP = "step-by-step"
 DECLINE = Decline()
 COLOR: dict[str, Color] = {cid: card.color for cid, card in CARDS.items()}
 CORE: dict[str, int] = {cid: card.core for cid, card in CARDS.items()}
@@ -150,6 +153,23 @@ def card_options(
     return options
 
 
+def named_card_options(
+    draft: Draft, s: Step, locations: Iterable[Location], test: SlotTest, skip: str | None = None
+) -> list[Event] | None:
+    """:func:`card_options`, once every card whose name decides whether it qualifies has one.
+
+    While tracking, a face-up card nobody has named yet (slid in under another, say) is
+    first named by the table (None: asked; ``s``, a step that has changed nothing yet,
+    runs again once it is named): whether the ability can be used at all depends on it.
+    """
+    locations = tuple(locations)
+    unnamed = [(loc, i) for loc in locations for i, slot in enumerate(draft.stack_at(loc))
+               if (skip is None or slot.card != skip) and test(slot) is None]
+    if not ensure_named(draft, s, unnamed):
+        return None
+    return card_options(draft, locations, test, skip)
+
+
 def picked(draft: Draft, event: Event, test: SlotTest = any_card) -> tuple[Location, int, Slot]:
     """The stack card an answer chose, named if the answer names it, checked by ``test``.
 
@@ -198,6 +218,94 @@ def others(location: Location | None) -> tuple[Location, ...]:
     return tuple(loc for loc in LOCATIONS if loc is not location)
 
 
+# --- physical steps ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """The table moved one card as an ability says (the camera confirms it while tracking).
+
+    ``source`` and ``target`` are the locations the card left and arrived on (None: off
+    the table, to or from a hand, the deck or the banished pile); ``under`` is True when
+    it went in below the top card, out of the camera's sight. ``card`` names it: the
+    engine fills in what it knows, the camera what lands face up on top of ``target``.
+    """
+
+    source: Location | None = None
+    target: Location | None = None
+    card: str | None = None
+    under: bool = False
+
+    def describe(self) -> str:
+        what = self.card or "a card"
+        origin = f" from {self.source.label}" if self.source else ""
+        where = f" {'under the top of' if self.under else 'onto'} {self.target.label}" if (
+            self.target) else ""
+        return f"moved {what}{origin}{where}"
+
+
+events.register(Moved)
+
+
+def step_by_step(draft: Draft) -> bool:
+    """Does each physical step wait for the table? Always while tracking (the camera sees
+    each card move, so the engine must never get ahead of the table); in a simulation only
+    with the :data:`STEP_BY_STEP` variant. Otherwise it happens at once, as before."""
+    return draft.hidden or STEP_BY_STEP in draft.variants
+
+
+def asks_as_tracked(draft: Draft) -> bool:
+    """Does a simulated game ask the table's questions too (the step-by-step variant)?
+
+    Where a tracked game must ask the table what only people can see (a card turned
+    over, Au Toma's bottom card), such a game asks the same question with the one true
+    answer, so that a scripted game holds the answers a tracked replay will need.
+    """
+    return not draft.hidden and STEP_BY_STEP in draft.variants
+
+
+def physical(draft: Draft, s: Step, prompt: str, seen: Moved, then: Step) -> None:
+    """One physical step: the answer ``then`` makes the change.
+
+    Step by step, the table does it and the camera confirms ``seen`` (the decision's only
+    option); otherwise the change is made at once. Call it last: nothing may follow it.
+    """
+    if step_by_step(draft):
+        draft.ask(s.player, Kind.CONFIRM, f"{draft.players[s.player].name}: {prompt}", (seen,),
+                  then)
+    else:
+        ANSWERS[then.name](draft, then, seen)
+
+
+def leave(draft: Draft, s: Step, how: str, where: tuple[Location, int] | None,
+          then: Step | None = None) -> None:
+    """A stack card leaves the table, one physical step: ``how`` is "gain" (into the
+    player's hand), "banish", or "give" (to the right-hand player). Then push ``then``."""
+    if where is None:
+        if then is not None:
+            draft.push(then)
+        return
+    loc, index = where
+    card = draft.stack_at(loc)[index].card
+    verb = {"gain": "take", "banish": "banish", "give": "hand over"}[how]
+    physical(draft, s, f"{verb} {card or 'the card'} from {loc.label}",
+             Moved(source=loc, card=card), with_data(s, "ability-leave", how, loc, index, then))
+
+
+@answer("ability-leave")
+def _on_leave(draft: Draft, s: Step, event: Event) -> None:
+    how, loc, index, then = s.data
+    if how == "gain":
+        draft.gain_from(s.player, loc, index)
+    elif how == "give":
+        draft.gain_from(right_of(draft, s.player), loc, index)
+        draft.changes[-1] = draft.changes[-1]._replace(kind="give")
+    else:
+        draft.banish_at(loc, index)
+    if then is not None:
+        draft.push(then)
+
+
 # --- decisions ------------------------------------------------------------------------------
 
 
@@ -215,8 +323,13 @@ def decide(
     draft: Draft, player: int | None, kind: Kind, prompt: str, options: Sequence[Event],
     then: Step,
 ) -> None:
-    """Ask, unless exactly one complete answer is possible: then take it at once."""
-    if len(options) == 1 and _complete(options[0]):
+    """Ask, unless exactly one complete answer is possible: then take it at once.
+
+    Step by step, a lone answer naming a place on the table is still asked: what follows
+    is a change the camera must see on its own.
+    """
+    if len(options) == 1 and _complete(options[0]) and not (
+            _on_table(options[0]) and step_by_step(draft)):
         ANSWERS[then.name](draft, then, options[0])
     else:
         draft.ask(player, kind, prompt, options, then)
@@ -224,6 +337,10 @@ def decide(
 
 def _complete(option: Event) -> bool:
     return not isinstance(option, Choose) or option.value is not None
+
+
+def _on_table(option: Event) -> bool:
+    return getattr(option, "location", None) is not None
 
 
 def may(draft: Draft, s: Step, prompt: str, yes: Event, then: Step) -> None:
@@ -276,13 +393,23 @@ def _on_slot_named(draft: Draft, s: Step, event: Event) -> None:
 
 
 def name_revealed(draft: Draft, player: int, then: Step) -> None:
-    """Make sure every turned-over card has a name (asking the table), then push ``then``."""
+    """Make sure every turned-over card has a name (asking the table), then push ``then``.
+
+    With the step-by-step variant a simulated game asks too, with the one true answer:
+    a scripted game then holds the answer a tracked game will need from the table.
+    """
     for i, card in enumerate(draft.revealed):
         if card is None:
             options = [Choose(c) for c in unseen(draft)]
             draft.ask(player, Kind.CONFIRM, "Name the turned-over card", options,
-                      Step("ability-name-revealed", player, data=(i, then)))
+                      Step("ability-name-revealed", player, then.card, then.location, (i, then)))
             return
+    last = len(draft.revealed) - 1
+    if last >= 0 and asks_as_tracked(draft):
+        draft.ask(player, Kind.CONFIRM, "Name the turned-over card",
+                  (Choose(draft.revealed[last]),),
+                  Step("ability-name-revealed", player, then.card, then.location, (last, then)))
+        return
     draft.push(then)
 
 
@@ -290,6 +417,9 @@ def name_revealed(draft: Draft, player: int, then: Step) -> None:
 def _on_revealed_named(draft: Draft, s: Step, event: Event) -> None:
     index, then = s.data
     card = cards.check_id(chosen_card(event))
+    if draft.revealed[index] is not None:  # a simulated game's own answer
+        draft.push(then)
+        return
     if draft.is_known_elsewhere(card):
         raise IllegalActionError(f"{card} is already somewhere else", rule="one-copy")
     draft.revealed[index] = card
@@ -342,20 +472,24 @@ def reveal_cards(draft: Draft, s: Step, count: int, colors: tuple[Color, ...], t
     """``s.player`` reveals ``count`` hand cards of ``colors``; push ``then`` + (revealed?,).
 
     With a fully known hand the engine sees whether it is possible ("may" still asks);
-    while tracking, the player shows the cards one by one or declines.
+    while tracking, the player shows the cards one by one or declines (and a simulation
+    with the step-by-step variant asks so too, each time with the one true answer).
     """
     hand = draft.hand(s.player)
+    wanted = (count, colors, (), then)
     if hand.unknown == 0:
         found = [c for c in hand.known if COLOR[c] in colors][:count]
         if len(found) < count:
-            draft.push(flagged(then, False))
+            _declined(draft, s.player, wanted)
         elif optional:
             may(draft, s, f"reveal {count} {'/'.join(colors)} cards?", REVEAL,
-                Step("reveal-cards-may", s.player, data=(tuple(found), then)))
+                Step("reveal-cards-may", s.player, s.card, s.location, (tuple(found), wanted)))
+        elif asks_as_tracked(draft):
+            _ask_reveal(draft, s.player, *wanted)
         else:
             _show_all(draft, s.player, found, then)
         return
-    _ask_reveal(draft, s.player, count, colors, (), then)
+    _ask_reveal(draft, s.player, *wanted)
 
 
 REVEAL = Choose("reveal")
@@ -367,13 +501,26 @@ def _show_all(draft: Draft, player: int, found: Sequence[str], then: Step) -> No
     draft.push(flagged(then, True))
 
 
-@answer("reveal-cards-may")
-def _on_reveal_may(draft: Draft, s: Step, event: Event) -> None:
-    found, then = s.data
-    if event == REVEAL:
-        _show_all(draft, s.player, found, then)
+def _declined(draft: Draft, player: int, wanted: tuple[object, ...]) -> None:
+    then = wanted[-1]
+    assert isinstance(then, Step)
+    if asks_as_tracked(draft):
+        draft.ask(player, Kind.CHOOSE, f"{draft.players[player].name}: reveal a card, or "
+                  "decline", (DECLINE,), Step("reveal-cards-one", player, then.card,
+                                              then.location, wanted))
     else:
         draft.push(flagged(then, False))
+
+
+@answer("reveal-cards-may")
+def _on_reveal_may(draft: Draft, s: Step, event: Event) -> None:
+    found, wanted = s.data
+    if event != REVEAL:
+        _declined(draft, s.player, wanted)
+    elif asks_as_tracked(draft):
+        _ask_reveal(draft, s.player, *wanted)
+    else:
+        _show_all(draft, s.player, found, wanted[-1])
 
 
 def _ask_reveal(draft: Draft, player: int, count: int, colors: tuple[Color, ...],
@@ -383,10 +530,14 @@ def _ask_reveal(draft: Draft, player: int, count: int, colors: tuple[Color, ...]
         return
     held = hand_cards(draft, player, lambda c: COLOR[c] in colors and c not in shown)
     options: list[Event] = [Choose(c) for c in held]
-    options.append(DECLINE)
+    if asks_as_tracked(draft):
+        del options[1:]  # the hand is known: the next card the player shows
+    else:
+        options.append(DECLINE)
     draft.ask(player, Kind.CHOOSE, f"{draft.players[player].name}: reveal a "
               f"{'/'.join(colors)} card ({len(shown) + 1} of {count}), or decline", options,
-              Step("reveal-cards-one", player, data=(count, colors, shown, then)))
+              Step("reveal-cards-one", player, then.card, then.location,
+                   (count, colors, shown, then)))
 
 
 @answer("reveal-cards-one")
@@ -511,26 +662,30 @@ def gain_revealed(draft: Draft, player: int, card: str | None) -> None:
 # --- the deployed card itself -----------------------------------------------------------
 
 
-def banish_self(draft: Draft, s: Step) -> None:
-    """Banish the deployed card wherever it now is (nothing if it has left the table)."""
-    where = find(draft, s.card)
-    if where is not None:
-        draft.banish_at(*where)
+def banish_self(draft: Draft, s: Step, then: Step | None = None) -> None:
+    """Banish the deployed card wherever it now is (nothing if it has left the table);
+    a physical step. Then push ``then``."""
+    leave(draft, s, "banish", find(draft, s.card), then)
 
 
-def regain_self(draft: Draft, s: Step) -> None:
-    """Take the deployed card back into its player's hand."""
-    where = find(draft, s.card)
-    if where is not None:
-        draft.gain_from(s.player, *where)
+def regain_self(draft: Draft, s: Step, then: Step | None = None) -> None:
+    """Take the deployed card back into its player's hand (a physical step), then ``then``."""
+    leave(draft, s, "gain", find(draft, s.card), then)
 
 
-def give_self(draft: Draft, s: Step, receiver: int) -> None:
-    """Hand the deployed card to another player (on top of Au Toma's hand)."""
-    where = find(draft, s.card)
-    if where is not None:
-        draft.gain_from(receiver, *where)
-        draft.changes[-1] = draft.changes[-1]._replace(kind="give")
+def give_self(draft: Draft, s: Step, then: Step | None = None) -> None:
+    """Hand the deployed card to the right-hand player (on top of Au Toma's hand)."""
+    leave(draft, s, "give", find(draft, s.card), then)
+
+
+@step("ability-banish-self")
+def _banish_self_step(draft: Draft, s: Step) -> None:
+    banish_self(draft, s)
+
+
+@step("ability-end-turn")
+def _end_turn_step(draft: Draft, s: Step) -> None:
+    draft.end_turn_early()
 
 
 def gainable(draft: Draft, slot: Slot) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.abilities import deploy
 from engine.abilities.primitives import (
     DECLINE,
+    asks_as_tracked,
     chosen_seat,
     ensure_named,
     hand_cards,
@@ -265,9 +266,12 @@ def _red(card: str) -> bool:
 def _eo_automa(draft: Draft, s: Step, q: int, rest: tuple[int, ...]) -> None:
     """Au Toma has a Red if one is among the top 6 cards of her hand (RULES §13.10)."""
     hand = draft.hand(q)
-    if hand.unknown:
+    if hand.unknown or asks_as_tracked(draft):
+        red = any(_red(c) for c in hand.known[-6:])
+        options = (Choose("red"), DECLINE) if hand.unknown else (
+            (Choose("red"),) if red else (DECLINE,))
         draft.ask(s.player, Kind.CONFIRM, "Is a Red among the top 6 cards of Au Toma's hand?",
-                  (Choose("red"), DECLINE), with_data(s, "eo-answer", q, *rest))
+                  options, with_data(s, "eo-answer", q, *rest))
         return
     if not any(_red(c) for c in hand.known[-6:]):
         draft.lose_helium(q)

@@ -11,6 +11,7 @@ from engine.abilities import deploy
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
+    asks_as_tracked,
     banish_self,
     card_options,
     chosen_card,
@@ -173,10 +174,14 @@ def _mickey_red(draft: Draft, s: Step, event: Event) -> None:
     if draft.hidden:
         options: list[Event] = [Choose(c) for c in unseen(draft, _gold)]
         options.append(DECLINE)
-        draft.ask(s.player, Kind.CONFIRM, "Mickey: which Gold turned up? (decline: none)",
-                  options, s.then("mickey-found"))
+    elif asks_as_tracked(draft):
+        gold = next((c for c in draft.deck or () if _gold(c)), None)
+        options = [DECLINE if gold is None else Choose(gold)]
+    else:
+        _dig(draft, s)
         return
-    _dig(draft, s)
+    draft.ask(s.player, Kind.CONFIRM, "Mickey: which Gold turned up? (decline: none)",
+              options, s.then("mickey-found"))
 
 
 def _gold(card: str) -> bool:
@@ -199,6 +204,9 @@ def _dig(draft: Draft, s: Step) -> None:
 @answer("mickey-found")
 def _mickey_found(draft: Draft, s: Step, event: Event) -> None:
     """Tracking: only the Gold leaves the deck; the others go back under it unseen."""
+    if not draft.hidden:
+        _dig(draft, s)  # the question was asked as a tracked game asks it
+        return
     card = chosen_card(event) if isinstance(event, Choose) else None
     if card is not None:
         deck_bottom(draft)  # one card fewer in the deck: its order is unknown anyway

@@ -27,6 +27,7 @@ from engine.cards import CARDS
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, GainFrom, Place, SetLocation, SetSovereign
+from engine.game import Game
 
 
 def test_every_deploy_ability_is_registered_with_a_one_line_summary() -> None:
@@ -91,6 +92,7 @@ def test_a_face_down_card_has_no_color() -> None:
 def test_tracking_visible_effects_are_noted_for_the_camera() -> None:
     game = tracked([["lorn"], ["eo"], ["deanna"], ["aja"]])
     lead(game, "assassin", J)
+    confirm(game)  # the table banishes Lorn: a step of its own, which the camera sees
     kinds = [(c.kind, c.card, c.source) for c in game.state.changes]
     assert ("banish", "lorn", "jupiter") in kinds
     assert game.state.players[0].influence == 1  # tokens apply at once
@@ -101,17 +103,20 @@ def test_tracking_face_down_cards_stay_unknown_on_each_other_location() -> None:
     count = game.state.deck_count
     lead(game, "firewall-expert", J)
     assert values(game) == {"mars", "luna", "institute"}  # which card is nobody's business
-    play(game, at(L), at(M))  # one at a time, as the camera sees them; the last is forced
+    play(game, at(L), at(M))  # one at a time, as the camera sees them
+    assert game.legal_actions() == (at(I),)  # the last is forced, and still a step of its own
+    play(game, at(I))
     for loc in (M, L, I):
         top = game.state.top(loc)
         assert top is not None and top.card is None and top.face_down
     assert game.state.deck_count == count - 3 and gain_is_next(game)
-    assert [c.kind for c in game.state.changes].count("place-down") == 2  # Mars, then the last
+    assert [c.kind for c in game.state.changes].count("place-down") == 1
 
 
 def test_tracking_a_card_drawn_from_the_deck_is_unknown() -> None:
     game = tracked([["lorn"], ["eo"], ["deanna"], ["aja"]])
     lead(game, "lysander", M)
+    confirm(game)  # Lysander leaves the table
     player = game.state.players[0]
     assert player.hand.unknown == 5 and player.hand.known == ()  # 5 - Lysander + 1
     assert "lysander" in game.state.banished
@@ -125,6 +130,7 @@ def test_tracking_random_picks_become_decisions_for_the_table() -> None:
     assert game.pending.kind is Kind.CONFIRM and game.pending.player == 0
     assert values(game) == {"lorn", "deanna"}
     play(game, Choose("deanna"))
+    confirm(game)  # slid in at the bottom
     assert stack(game, M) == ["deanna", "eo", "researcher"]
 
 
@@ -135,12 +141,13 @@ def test_tracking_a_stolen_unseen_card_stays_unseen() -> None:
     assert game.state.players[0].hand.unknown == 5 and game.state.players[1].hand.unknown == 4
 
 
-def test_tracking_a_revealed_card_is_named_by_the_table() -> None:
+def test_tracking_a_revealed_card_is_named_by_the_camera_where_it_lands() -> None:
     game = tracked([["lorn"], ["eo"], ["deanna"], ["aja"]])
     lead(game, "calliope", M)
-    assert game.pending.kind is Kind.CONFIRM and "uncle-narol" in values(game)
-    assert "lorn" not in values(game)  # cards seen elsewhere are not offered
-    play(game, Choose("uncle-narol"), at(I))
+    assert game.pending.kind is Kind.PLACE and Place(I, None) in game.legal_actions()
+    with pytest.raises(IllegalActionError, match="somewhere else"):
+        game.play(Place(I, "lorn"))  # a card seen elsewhere cannot be the one
+    play(game, Place(I, "uncle-narol"))
     assert stack(game, I) == ["aja", "uncle-narol"] and game.state.players[0].helium == 2
 
 
@@ -150,7 +157,16 @@ def test_tracking_an_unidentified_card_under_is_named_first() -> None:
     lead(game, "assassin", J)
     assert game.pending.kind is Kind.CONFIRM
     play(game, Choose("nero", J, 1))
+    confirm(game)
     assert game.state.banished == ("nero",) and game.state.players[0].influence == 1
+
+
+def confirm(game: Game) -> None:
+    """The camera confirms the one physical step the engine waits for."""
+    assert game.pending is not None and game.pending.kind is Kind.CONFIRM
+    (seen,) = game.legal_actions()
+    assert isinstance(seen, primitives.Moved)
+    play(game, seen)
 
 
 def test_tracking_seer_places_the_card_the_camera_names() -> None:
