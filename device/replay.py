@@ -117,7 +117,7 @@ def _settle(follow: Follow, oracle: Oracle, report: Report) -> None:
                 report.corrections += 1
             follow.on_answer(index)
             continue
-        event = oracle.decide(follow.game)
+        event = oracle.decide(follow.game, asked=follow.tracker.waits_for_table(follow.game))
         if event is None:
             return
         follow.on_event(event)

@@ -230,8 +230,12 @@ class Oracle:
     def advance(self, truth_len: int) -> None:
         self.cursor = max(self.cursor, truth_len)
 
-    def decide(self, game: Game) -> Event | None:
-        """The table's answer to the tracked game's pending decision, if it is theirs."""
+    def decide(self, game: Game, *, asked: bool = False) -> Event | None:
+        """The table's answer to the tracked game's pending decision, if it is theirs.
+
+        ``asked``: the companion put the decision to the table (its camera cannot
+        settle it), so they answer it whatever it is.
+        """
         decision = game.state.pending
         if decision is None or decision.is_chance:
             return None
@@ -247,8 +251,7 @@ class Oracle:
             # holds no such card (a block, The Howlers), so they decline.
             return Decline() if Decline() in decision.options else None
         index, event = found
-        if camera_answers(event) and self._seen(index, event) and not _names_unseen(
-                decision, event):
+        if camera_answers(event) and self._seen(index, event) and not asked:
             return None  # the camera will see it happen
         self.used.add(index)
         return event
@@ -357,12 +360,6 @@ class Oracle:
 
 
 WINDOW = 80  # truth events the oracle looks back over
-
-
-def _names_unseen(decision: Decision, event: Event) -> bool:
-    """Does the answer name a card the tracked game could not (covered, face down)?"""
-    return isinstance(event, Choose) and event.index is not None and event not in (
-        decision.options)
 
 
 def _turns(state: GameState) -> int:

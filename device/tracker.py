@@ -34,6 +34,7 @@ from engine.events import (
     DrawFromDeck,
     Event,
     GainFrom,
+    Identify,
     Lead,
     Place,
     Scout,
@@ -92,6 +93,9 @@ class Verdict:
     play: tuple[Event, ...] = ()
     question: Question | None = None
     text: str = ""
+    # The camera cannot settle the engine's next decision (a card to name, a choice
+    # nobody sees): the table answers it on the phone.
+    wait: bool = False
 
 
 def view_of(state: GameState) -> View:
@@ -132,6 +136,7 @@ class Tracker:
     # through every view in turn (the order of two moves matters, not only the result).
     evidence: list[View | Button] = field(default_factory=list)
     question: Question | None = None
+    waiting_on: Decision | None = None  # the decision the table must answer, if any
     _settle_after: bool = False  # the next applied verdict closes the evidence
 
     # --- inputs -------------------------------------------------------------------
@@ -154,6 +159,10 @@ class Tracker:
     def press(self, game: Game, button: Button, view: View) -> Verdict:
         """A button was pressed: it is evidence too (DIE = took the deck, NEXT = done)."""
         self._resync(game)
+        pending = game.state.pending
+        if button is Button.NEXT and not self.played and pending is not None and (
+                pending.kind is Kind.TURN and mismatch(game.state, view) == 0):
+            return Verdict()  # the turn it ends is over already (the camera settled it)
         self.evidence.append(button)
         return self._explain(game.states, view)
 
@@ -172,6 +181,8 @@ class Tracker:
 
     def applied(self, game: Game, verdict: Verdict) -> None:
         """The service applied ``verdict`` (chance may have followed): move the anchor."""
+        if verdict.wait:
+            self.waiting_on = game.state.pending
         if self._settle_after:
             self._settle_after = False
             self.settle(len(game.log))
@@ -207,6 +218,10 @@ class Tracker:
             self.settle(len(game.log))
             self.evidence = views[-1:]
 
+    def waits_for_table(self, game: Game) -> bool:
+        """Is the game's open decision one the tracker left for the table to answer?"""
+        return self.waiting_on is not None and game.state.pending == self.waiting_on
+
     def recheck(self, game: Game) -> Verdict:
         """Explain the latest view again (after the table answered something)."""
         self._resync(game)
@@ -218,6 +233,7 @@ class Tracker:
     # --- explaining ---------------------------------------------------------------
 
     def _explain(self, states: Sequence[GameState], view: View) -> Verdict:
+        self.question = None  # a fresh explanation replaces any question still open
         start = states[self.anchor]
         readings, nearest, stops = self.search(start, tuple(self.evidence))
         if not readings:
@@ -233,7 +249,7 @@ class Tracker:
         if stops:
             # The way on passes a decision only the table can answer (a card to name,
             # a choice nobody can see): go as far as the camera shows, then wait for it.
-            return self._verdict_for(_common_prefix(stops))
+            return replace(self._verdict_for(_common_prefix(stops)), wait=True)
         if mismatch(states[-1], view) == 0 and all(isinstance(e, tuple) for e in self.evidence):
             return Verdict()
         # Nothing passes through every view in turn. Perhaps a view in between was a
@@ -256,7 +272,7 @@ class Tracker:
         views = [e for e in self.evidence if not isinstance(e, Button)]
         if after.pending is not None and (not _visible_choice(after.pending) or
                                           _waits_for_table(after, views[-1])):
-            return verdict
+            return replace(verdict, wait=True)
         self.question = Question("The camera saw a move that could mean:", tuple(
             Reading(r, describe(after, r[len(shared):])) for r in readings), "ambiguous")
         return replace(verdict, question=self.question, text=self.question.prompt)
@@ -333,7 +349,7 @@ class _Search:
             node = todo.pop()
             closed.append(node)
             children = self.expand(node)
-            if not children and node.seen < len(self.evidence) and _waits_for_table(
+            if node.seen < len(self.evidence) and _waits_for_table(
                     node.state, node.next_evidence(self.evidence)[0] or self.last):
                 self.stops.append(node)
             if len(children) == 1:
@@ -397,17 +413,37 @@ class _Node:
     def consume(self, evidence: Sequence[View | Button]) -> _Node:
         """Explain as much further evidence as this position does."""
         seen, turns = self.seen, self.turns
+        node = self
         while seen < len(evidence):
             item = evidence[seen]
             if isinstance(item, Button):
-                if not _pressed(item, self, turns):
+                if not _pressed(item, node, turns):
                     break
                 if item is Button.NEXT:
-                    turns = _turns(self.state)  # the next NEXT needs another turn to end
-            elif mismatch(self.state, item) != 0:
+                    turns = _turns(node.state)  # the next NEXT needs another turn to end
+            elif mismatch(node.state, item) != 0:
                 break
+            else:
+                node = node.named(item)
             seen += 1
-        return _Node(self.state, self.seq, seen, turns)
+        return _Node(node.state, node.seq, seen, turns)
+
+    def named(self, view: View) -> _Node:
+        """The position with the top cards the view names and the engine did not know
+        (a card slid in under another, uncovered now)."""
+        state, seq = self.state, self.seq
+        for loc, seen in zip(LOCATIONS, view, strict=True):
+            stack = state.stack_at(loc)
+            if seen.top is None or not stack or stack[-1].card is not None or (
+                    stack[-1].face_down):
+                continue
+            event = Identify(loc, len(stack) - 1, seen.top)
+            try:
+                state = apply(state, event)
+            except IllegalActionError:
+                continue
+            seq = (*seq, event)
+        return self if seq is self.seq else _Node(state, seq, self.seen, self.turns)
 
 
 def _turns(state: GameState) -> int:
@@ -682,6 +718,7 @@ class Follow:
     tracker: Tracker = field(default_factory=Tracker)
     last_view: View | None = None
     questions: int = 0  # questions the tracker had to ask
+    kinds: list[str] = field(default_factory=list)  # Question.kind of each
     sources: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -689,11 +726,13 @@ class Follow:
 
     def on_view(self, view: View) -> Verdict:
         self.last_view = view
-        return self._apply(self.tracker.observe(self.game, view), "camera")
+        was_open = self.tracker.question is not None
+        return self._apply(self.tracker.observe(self.game, view), "camera", was_open)
 
     def on_button(self, button: Button) -> Verdict:
         view = self.last_view or view_of(self.game.state)
-        return self._apply(self.tracker.press(self.game, button, view), "camera")
+        was_open = self.tracker.question is not None
+        return self._apply(self.tracker.press(self.game, button, view), "camera", was_open)
 
     def on_answer(self, index: int) -> Verdict:
         """The table answered the open question."""
@@ -707,14 +746,15 @@ class Follow:
     def count(self, source: str) -> int:
         return self.sources.count(source)
 
-    def _apply(self, verdict: Verdict, source: str) -> Verdict:
+    def _apply(self, verdict: Verdict, source: str, was_open: bool = False) -> Verdict:
         for _ in range(verdict.undo):
             self._undo_own()
         for event in verdict.play:
             self._play(event, source)
         self.tracker.applied(self.game, verdict)
-        if verdict.question is not None:
-            self.questions += 1
+        if verdict.question is not None and not was_open:
+            self.questions += 1  # a question still open and refined by more views is one
+            self.kinds.append(verdict.question.kind)
         return verdict
 
     def _play(self, event: Event, source: str) -> None:

@@ -41,9 +41,18 @@ BANISH, TOP, BOTTOM = Choose("banish"), Choose("top"), Choose("bottom")
 def _two_under(draft: Draft, s: Step, where: Location) -> None:
     if s.location is not where or draft.deck_count == 0:
         return
-    cards = [draft.reveal_from_deck() for _ in range(min(2, draft.deck_count))]
-    if draft.hidden or len(cards) == 1:
-        _slide_under(draft, s, cards)  # while tracking, nobody needs their order: unseen
+    count = min(2, draft.deck_count)
+    for _ in range(count):
+        draft.reveal_from_deck()
+    # Shown to the table, then out of the camera's sight for good: the table names them.
+    name_revealed(draft, s.player, s.then("two-under-named", count))
+
+
+@step("two-under-named")
+def _two_under_named(draft: Draft, s: Step) -> None:
+    cards = draft.revealed[-s.data[0]:]
+    if len(cards) == 1:
+        _slide_under(draft, s, cards)
         return
     name = draft.players[s.player].name
     draft.ask(s.player, Kind.CHOOSE, f"{name}: which card goes directly under {s.card}?",

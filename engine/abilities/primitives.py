@@ -326,9 +326,10 @@ def decide(
     """Ask, unless exactly one complete answer is possible: then take it at once.
 
     Step by step, a lone answer naming a place on the table is still asked: what follows
-    is a change the camera must see on its own.
+    is a change the camera must see on its own. A simulation that asks as a tracked game
+    does always asks: there, with hands unseen, the same question has many answers.
     """
-    if len(options) == 1 and _complete(options[0]) and not (
+    if len(options) == 1 and _complete(options[0]) and not asks_as_tracked(draft) and not (
             _on_table(options[0]) and step_by_step(draft)):
         ANSWERS[then.name](draft, then, options[0])
     else:
@@ -398,18 +399,18 @@ def name_revealed(draft: Draft, player: int, then: Step) -> None:
     With the step-by-step variant a simulated game asks too, with the one true answer:
     a scripted game then holds the answer a tracked game will need from the table.
     """
-    for i, card in enumerate(draft.revealed):
-        if card is None:
-            options = [Choose(c) for c in unseen(draft)]
+    _name_revealed_from(draft, player, then, 0)
+
+
+def _name_revealed_from(draft: Draft, player: int, then: Step, start: int) -> None:
+    mirror = asks_as_tracked(draft)
+    for i in range(start, len(draft.revealed)):
+        card = draft.revealed[i]
+        if card is None or mirror:
+            options = [Choose(c) for c in unseen(draft)] if card is None else [Choose(card)]
             draft.ask(player, Kind.CONFIRM, "Name the turned-over card", options,
                       Step("ability-name-revealed", player, then.card, then.location, (i, then)))
             return
-    last = len(draft.revealed) - 1
-    if last >= 0 and asks_as_tracked(draft):
-        draft.ask(player, Kind.CONFIRM, "Name the turned-over card",
-                  (Choose(draft.revealed[last]),),
-                  Step("ability-name-revealed", player, then.card, then.location, (last, then)))
-        return
     draft.push(then)
 
 
@@ -417,13 +418,14 @@ def name_revealed(draft: Draft, player: int, then: Step) -> None:
 def _on_revealed_named(draft: Draft, s: Step, event: Event) -> None:
     index, then = s.data
     card = cards.check_id(chosen_card(event))
-    if draft.revealed[index] is not None:  # a simulated game's own answer
-        draft.push(then)
-        return
-    if draft.is_known_elsewhere(card):
-        raise IllegalActionError(f"{card} is already somewhere else", rule="one-copy")
-    draft.revealed[index] = card
-    name_revealed(draft, s.player, then)
+    if draft.revealed[index] is None:
+        if draft.is_known_elsewhere(card):
+            raise IllegalActionError(f"{card} is already somewhere else", rule="one-copy")
+        draft.revealed[index] = card
+    elif draft.revealed[index] != card:
+        raise IllegalActionError(f"the turned-over card is {draft.revealed[index]}",
+                                 rule="reveal")
+    _name_revealed_from(draft, s.player, then, index + 1)
 
 
 # --- hands ----------------------------------------------------------------------------------

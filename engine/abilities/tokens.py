@@ -244,7 +244,7 @@ def _eo_next(draft: Draft, s: Step) -> None:
     hand = draft.hand(q)
     if draft.players[q].automa:
         _eo_automa(draft, s, q, rest)
-    elif hand.unknown == 0:
+    elif hand.unknown == 0 and not asks_as_tracked(draft):
         reds = [c for c in hand.known if is_color(c, Color.RED)]
         if reds:
             show(draft, q, reds[0])
@@ -254,6 +254,8 @@ def _eo_next(draft: Draft, s: Step) -> None:
     else:
         options: list[Event] = [Choose(c) for c in hand_cards(draft, q, _red)]
         options.append(DECLINE)
+        if hand.unknown == 0:  # a known hand: the one true answer (its first Red, or none)
+            del options[1:]
         name = draft.players[q].name
         draft.ask(q, Kind.CHOOSE, f"{name}: reveal a Red, or lose 1 Helium", options,
                   with_data(s, "eo-answer", q, *rest))
