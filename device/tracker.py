@@ -96,6 +96,7 @@ class Verdict:
     # The camera cannot settle the engine's next decision (a card to name, a choice
     # nobody sees): the table answers it on the phone.
     wait: bool = False
+    again: bool = False  # once applied (and the die rolled), explain the latest view again
 
 
 def view_of(state: GameState) -> View:
@@ -138,6 +139,7 @@ class Tracker:
     question: Question | None = None
     waiting_on: Decision | None = None  # the decision the table must answer, if any
     _settle_after: bool = False  # the next applied verdict closes the evidence
+    _keep_view: bool = False  # ... and keeps the latest view, which it explains
 
     # --- inputs -------------------------------------------------------------------
 
@@ -174,9 +176,12 @@ class Tracker:
         self._resync(game)
         reading = question.readings[index]
         self.question = None
-        if reading.from_anchor:
-            return replace(self._verdict_for(reading.events), text=reading.text)
+        # The table's answer is final: later views are explained from where it leads.
         self._settle_after = True
+        if reading.from_anchor:
+            self._keep_view = True  # which the reading explains, or will after a roll
+            rolls = _rolls(_after(game.states[self.anchor], reading.events))
+            return replace(self._verdict_for(reading.events), text=reading.text, again=rolls)
         return Verdict(play=reading.events, text=reading.text)
 
     def applied(self, game: Game, verdict: Verdict) -> None:
@@ -184,8 +189,11 @@ class Tracker:
         if verdict.wait:
             self.waiting_on = game.state.pending
         if self._settle_after:
-            self._settle_after = False
+            views = [e for e in self.evidence if not isinstance(e, Button)]
+            keep = views[-1:] if self._keep_view else []
+            self._settle_after = self._keep_view = False
             self.settle(len(game.log))
+            self.evidence = keep
             return
         if verdict.undo:
             del self.played[len(self.played) - verdict.undo:]
@@ -248,15 +256,25 @@ class Tracker:
             return self._ask(start, readings)
         if stops:
             # The way on passes a decision only the table can answer (a card to name,
-            # a choice nobody can see): go as far as the camera shows, then wait for it.
-            return replace(self._verdict_for(_common_prefix(stops)), wait=True)
+            # a choice nobody can see) or the die: go as far as the camera shows, then
+            # wait for the answer or the roll.
+            if len(stops) == 1 or _same_outcome(start, stops):
+                return self._stop_at(start, stops[0])
+            return self._ask(start, stops)
         if mismatch(states[-1], view) == 0 and all(isinstance(e, tuple) for e in self.evidence):
             return Verdict()
+        if isinstance(self.evidence[-1], Button):
+            return Verdict()  # pressed before the camera saw the move: wait for the view
         # Nothing passes through every view in turn. Perhaps a view in between was a
         # slip (a card put on the wrong stack, then moved): offer what explains the last.
         final, _, _ = self.search(start, (view,))
         self.question = self._unexplained(states[-1], start, view, final or nearest)
         return Verdict(question=self.question, text=self.question.prompt)
+
+    def _stop_at(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
+        rolls = _rolls(_after(start, seq))
+        # After a roll, what the camera saw since is explained again.
+        return replace(self._verdict_for(seq), wait=not rolls, again=rolls)
 
     def _ask(self, start: GameState, readings: list[tuple[Event, ...]]) -> Verdict:
         """Play what every reading agrees on; ask about where they part.
@@ -349,8 +367,8 @@ class _Search:
             node = todo.pop()
             closed.append(node)
             children = self.expand(node)
-            if node.seen < len(self.evidence) and _waits_for_table(
-                    node.state, node.next_evidence(self.evidence)[0] or self.last):
+            if node.seen < len(self.evidence) and (_rolls(node.state) or _waits_for_table(
+                    node.state, node.next_evidence(self.evidence)[0] or self.last)):
                 self.stops.append(node)
             if len(children) == 1:
                 todo.append(children[0])
@@ -571,6 +589,16 @@ def _fill_choice(option: Choose, view: View, touched: set[Location], small: bool
     return [option]  # a card already in a stack: the camera cannot name it now
 
 
+def _after(state: GameState, events: Sequence[Event]) -> GameState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def _rolls(state: GameState) -> bool:
+    return state.pending is not None and state.pending.is_chance
+
+
 def _waits_for_table(state: GameState, view: View) -> bool:
     """Is the position waiting on something only people can say (not the camera)?
 
@@ -755,6 +783,8 @@ class Follow:
         if verdict.question is not None and not was_open:
             self.questions += 1  # a question still open and refined by more views is one
             self.kinds.append(verdict.question.kind)
+        if verdict.again:
+            return self._apply(self.tracker.recheck(self.game), source)
         return verdict
 
     def _play(self, event: Event, source: str) -> None:
