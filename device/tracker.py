@@ -190,7 +190,7 @@ class Tracker:
             self.waiting_on = game.state.pending
         if self._settle_after:
             views = [e for e in self.evidence if not isinstance(e, Button)]
-            keep = views[-1:] if self._keep_view else []
+            keep = [v for v in views[-1:] if self._keep_view and mismatch(game.state, v) == 0]
             self._settle_after = self._keep_view = False
             self.settle(len(game.log))
             self.evidence = keep
@@ -319,7 +319,7 @@ class Tracker:
         """
         views = [e for e in evidence if not isinstance(e, Button)]
         last_view = views[-1] if views else view_of(start)
-        search = _Search(self.budget, evidence, last_view)
+        search = _Search(self.budget, evidence, last_view, view_of(start))
         level = [_Node(start, (), 0, _turns(start)).consume(evidence)]
         for _depth in range(self.max_depth + 1):
             closed, branches = search.close(level)
@@ -350,10 +350,12 @@ class Tracker:
 class _Search:
     """Bookkeeping for one search: the budget and the nearest misses."""
 
-    def __init__(self, budget: int, evidence: tuple[View | Button, ...], last: View) -> None:
+    def __init__(self, budget: int, evidence: tuple[View | Button, ...], last: View,
+                 first: View) -> None:
         self.budget = budget
         self.evidence = evidence
         self.last = last
+        self.first = first
         self.best = 1 << 30
         self.nearest: list[tuple[Event, ...]] = []
         self.stops: list[_Node] = []  # positions waiting for the table's answer
@@ -367,8 +369,7 @@ class _Search:
             node = todo.pop()
             closed.append(node)
             children = self.expand(node)
-            if node.seen < len(self.evidence) and (_rolls(node.state) or _waits_for_table(
-                    node.state, node.next_evidence(self.evidence)[0] or self.last)):
+            if self._stops_at(node, bool(children)):
                 self.stops.append(node)
             if len(children) == 1:
                 todo.append(children[0])
@@ -391,6 +392,21 @@ class _Search:
             children.append(child.consume(self.evidence))
             self._remember(child)
         return children
+
+    def _stops_at(self, node: _Node, expanded: bool) -> bool:
+        """Is this a position to wait at: the die or the table must answer before the
+        rest of the evidence can be explained, and it lies on the way to the last view?
+
+        A choice the search could try blindly (a few options) blocks nothing: only one
+        it could not try, or a card it cannot name, makes the table's answer necessary.
+        """
+        if node.seen == len(self.evidence):
+            return False
+        target = node.next_evidence(self.evidence)[0] or self.last
+        if not _rolls(node.state) and not _names_needed(node.state, target) and (
+                expanded or not _waits_for_table(node.state, target)):
+            return False
+        return _halfway(view_of(node.state), self.first, self.last)
 
     def best_stops(self) -> list[tuple[Event, ...]]:
         """The stops that explain the most evidence, shortest first among equals."""
@@ -608,8 +624,14 @@ def _waits_for_table(state: GameState, view: View) -> bool:
     pending = state.pending
     if pending is None or pending.is_chance or pending.kind is Kind.BLOCK:
         return False
-    if not any(camera_answers(o) for o in pending.options):
-        return True
+    return not any(camera_answers(o) for o in pending.options) or _names_needed(state, view)
+
+
+def _names_needed(state: GameState, view: View) -> bool:
+    """Is a card the camera saw taken from a stack one it cannot name (covered, face down)?"""
+    pending = state.pending
+    if pending is None or pending.is_chance:
+        return False
     touched = _touched(state, view)["any"]
     return any(isinstance(o, Choose) and o.value is None and o.index is not None
                and o.location in touched for o in pending.options)
