@@ -147,8 +147,9 @@ def _setups(players: int, level: int | None, companion: random.Random,
     return truth, tracked
 
 
-def _stacks(setup: Setup) -> list[list[str | None]]:
-    return [list(stack) for stack in setup.locations]
+def _stacks(setup: Setup) -> list[list[str]]:
+    """The setup's location cards (a simulation names them all)."""
+    return [[card for card in stack if card is not None] for stack in setup.locations]
 
 
 def _advance(truth: Game, bots: Sequence[Bot], companion: random.Random,
@@ -385,14 +386,14 @@ def _same_question(truth: Decision, mine: Decision) -> bool:
     if (a.name, a.player, a.card, a.location) != (b.name, b.player, b.card, b.location):
         return False
     if a.name == "finale-answer":  # the same end-of-game ability (hands list them apart)
-        return a.data[0].ability == b.data[0].ability
+        return bool(a.data[0].ability == b.data[0].ability)
     return True
 
 
 def _same_effect(mine: finale.Option, truth: finale.Option) -> bool:
     keys = ("ability", "label", "gain", "banish", "source", "bonus", "color", "helium",
             "random_pick")
-    return all(getattr(mine, k) == getattr(truth, k) for k in keys)
+    return all(bool(getattr(mine, k) == getattr(truth, k)) for k in keys)
 
 
 def _seen_in_truth(layout: Layout, target: Layout, states: Sequence[GameState],

@@ -82,7 +82,13 @@ class Question:
 
     prompt: str
     readings: tuple[Reading, ...]
-    kind: str = "unexpected"  # or "ambiguous": several readings fit what was seen
+    kind: str = "unexpected"  # UNEXPECTED, COVERED_CARD or ORDER
+
+
+# Question kinds. Unexpected: nothing explains what the camera saw. Covered card: a
+# card left a stack from under others, and only depth changed. Order: several sequences
+# of moves fit the views (two changes seen at once, say).
+UNEXPECTED, COVERED_CARD, ORDER = "unexpected", "covered card", "order"
 
 
 @dataclass(frozen=True)
@@ -190,7 +196,8 @@ class Tracker:
             self.waiting_on = game.state.pending
         if self._settle_after:
             views = [e for e in self.evidence if not isinstance(e, Button)]
-            keep = [v for v in views[-1:] if self._keep_view and mismatch(game.state, v) == 0]
+            keep: list[View | Button] = [
+                v for v in views[-1:] if self._keep_view and mismatch(game.state, v) == 0]
             self._settle_after = self._keep_view = False
             self.settle(len(game.log))
             self.evidence = keep
@@ -222,7 +229,7 @@ class Tracker:
         position may now explain it.
         """
         if self.anchor + len(self.played) != len(game.log):
-            views = [e for e in self.evidence if not isinstance(e, Button)]
+            views: list[View | Button] = [e for e in self.evidence if not isinstance(e, Button)]
             self.settle(len(game.log))
             self.evidence = views[-1:]
 
@@ -284,15 +291,17 @@ class Tracker:
         """
         shared = _common_prefix(readings)
         verdict = self._verdict_for(shared)
-        after = start
-        for event in shared:
-            after = apply(after, event)
+        after = _after(start, shared)
         views = [e for e in self.evidence if not isinstance(e, Button)]
         if after.pending is not None and (not _visible_choice(after.pending) or
                                           _waits_for_table(after, views[-1])):
             return replace(verdict, wait=True)
-        self.question = Question("The camera saw a move that could mean:", tuple(
-            Reading(r, describe(after, r[len(shared):])) for r in readings), "ambiguous")
+        loc = _covered_choice([r[len(shared)] for r in readings if len(r) > len(shared)])
+        prompt = (f"Which card was taken from {loc.label}?" if loc is not None
+                  else "The camera saw a move that could mean:")
+        self.question = Question(prompt, tuple(
+            Reading(r, describe(after, r[len(shared):])) for r in readings),
+            ORDER if loc is None else COVERED_CARD)
         return replace(verdict, question=self.question, text=self.question.prompt)
 
     def _verdict_for(self, events: tuple[Event, ...]) -> Verdict:
@@ -344,7 +353,7 @@ class Tracker:
         if fixes:
             readings.append(Reading(fixes, "The table is as the camera sees it: correct it",
                                     from_anchor=False))
-        return Question("The camera saw a change nobody expected:", tuple(readings))
+        return Question("The camera saw a change nobody expected:", tuple(readings), UNEXPECTED)
 
 
 class _Search:
@@ -677,6 +686,14 @@ def _halfway(view: View, first: View, last: View) -> bool:
 def _visible_choice(decision: Decision) -> bool:
     """Do the options name places on the table (so the camera can tell them apart)?"""
     return any(getattr(o, "location", None) is not None for o in decision.options)
+
+
+def _covered_choice(parts: Sequence[Event]) -> Location | None:
+    """The location, when the readings part only at which of its stack cards was chosen."""
+    where = {e.location for e in parts if isinstance(e, Choose) and e.index is not None}
+    if len(where) != 1 or not all(isinstance(e, Choose) and e.index is not None for e in parts):
+        return None
+    return next(iter(where))
 
 
 def _common_prefix(seqs: list[tuple[Event, ...]]) -> tuple[Event, ...]:
