@@ -12,12 +12,14 @@ scene generator, scanned and stabilised).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from device.script import Moment, Oracle, Script, view_of_layout
 from device.tracker import Follow, View
 from engine.endgame import final_table
+from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.scoring import score
 from engine.state import GameState, Phase
@@ -42,6 +44,7 @@ class Report:
     asked: int = 0  # settled by answering a tracker question
     table: int = 0  # answered on the phone or by a button
     questions: int = 0
+    question_kinds: dict[str, int] = field(default_factory=dict)  # Question.kind → count
     corrections: int = 0  # answers that corrected the table (must be 0 for a clean game)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
@@ -120,7 +123,11 @@ def _settle(follow: Follow, oracle: Oracle, report: Report) -> None:
         event = oracle.decide(follow.game, asked=follow.tracker.waits_for_table(follow.game))
         if event is None:
             return
-        follow.on_event(event)
+        try:
+            follow.on_event(event)
+        except IllegalActionError as exc:  # the tracked game went astray; report it
+            report.problems.append(f"the table's answer {event.describe()} was refused: {exc}")
+            return
     raise RuntimeError(f"the table kept answering: {follow.game.state.fen()}")
 
 
@@ -132,6 +139,7 @@ def _compare(script: Script, follow: Follow, oracle: Oracle, report: Report) -> 
     report.tracked_trigger = _trigger(tracked)
     report.turns = sum(p.turns for p in truth.players)
     report.questions = follow.questions
+    report.question_kinds = dict(Counter(follow.kinds))
     report.inferred = follow.count("camera")
     report.asked = follow.count("asked")
     report.table = follow.count("table")

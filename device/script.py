@@ -1,17 +1,27 @@
 """Scripted games: bots play a real game (the truth) the way a table would, and the
 script records what the companion perceives, step by step.
 
-A :class:`Script` holds the truth's event log and a list of :class:`Moment` s: the
-table's layout after every physical change (what a camera sees), the buttons pressed
-(DIE when a player takes the deck; NEXT once a scouted card is placed; AUTOMA when Au Toma's turn
-starts) and the locations hands were over while it happened. The companion's own
-randomness (the Rising die, Au Toma's virtual deck) comes from one seeded
-``random.Random`` that the tracked game uses too, so both roll the same faces; the
-table's own chance (a random card from a hand) comes from another.
+The truth is a simulated game played one card at a time: with the step-by-step variants
+(:data:`engine.abilities.primitives.STEP_BY_STEP`, :data:`engine.automa.STEP_BY_STEP`)
+it stops at every physical step an ability or Au Toma makes, as a tracked game does, and
+asks the table's questions (a card turned over, Au Toma's bottom card) with their one
+true answer, so the truth holds every answer a tracked replay will need.
 
-:class:`Oracle` plays the people at the table during a replay: it answers the
-decisions the camera cannot see (a block, a colour, an end-of-game ability) and the
-tracker's questions, truthfully, from the truth's log and layouts.
+A :class:`Script` holds the truth's event log and a list of :class:`Moment` s: the
+table's layout after every physical change (what a camera sees), the buttons pressed and
+the locations hands were over while it happened. Buttons: DIE when a player takes the
+deck; AUTOMA when Au Toma's turn starts; NEXT right after a scouted card is placed, a
+table habit the companion relies on (nothing else tells a Scout from a Lead whose gain
+is still to come), pressed as part of the same action (the table answers nothing on
+the phone in between). The companion's own randomness (the Rising die, Au Toma's
+virtual deck) comes from one seeded ``random.Random`` that the tracked game uses too,
+so both roll the same faces; the table's own chance (a random card from a hand) comes
+from another.
+
+:class:`Oracle` plays the people at the table during a replay: it answers what the
+camera cannot see (blocks, choices with no card on the table, cards to name, a random
+card shown from a hand, end-of-game abilities, laying out hands) and the tracker's
+questions, truthfully, from the truth's log and layouts.
 
 Used by the whole-game tests, ``benchmarks/tracking.py``, ``companion replay``'s
 synthetic game directories and the demo.
@@ -394,15 +404,6 @@ def _same_effect(mine: finale.Option, truth: finale.Option) -> bool:
     keys = ("ability", "label", "gain", "banish", "source", "bonus", "color", "helium",
             "random_pick")
     return all(bool(getattr(mine, k) == getattr(truth, k)) for k in keys)
-
-
-def _seen_in_truth(layout: Layout, target: Layout, states: Sequence[GameState],
-                   truth_len: int) -> bool:
-    """Does ``layout`` match the truth now, or at some recent point before it?"""
-    if same_layout(layout, target):
-        return True
-    return any(same_layout(layout, layout_of(states[i]))
-               for i in range(max(1, truth_len - 12), min(truth_len, len(states))))
 
 
 def same_layout(tracked: Layout, truth: Layout) -> bool:
