@@ -6,12 +6,33 @@ import random
 
 import pytest
 
-from device.tracker import Button, Follow, Seen, Tracker, View, mismatch, view_of
+from device.tracker import (
+    COVERED_CARD,
+    Button,
+    Follow,
+    Seen,
+    Tracker,
+    Verdict,
+    View,
+    mismatch,
+    view_of,
+)
+from engine.abilities.primitives import Moved
 from engine.board import House, Location
 from engine.decisions import Kind
-from engine.events import DrawFromDeck, GainFrom, Lead, Place, Scout, SeatSpec, SetLocation
+from engine.events import (
+    Choose,
+    DrawFromDeck,
+    GainFrom,
+    Lead,
+    Place,
+    Scout,
+    SeatSpec,
+    SetLocation,
+)
 from engine.game import Game
 from engine.setup import tracked_game
+from engine.state import Slot
 
 J, M, L, INST = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE
 # Cards whose deploy abilities do nothing where these tests put them.
@@ -155,3 +176,61 @@ def test_mismatch_counts_depth_and_top_differences() -> None:
 def test_answering_with_no_open_question_is_refused() -> None:
     with pytest.raises(ValueError, match="no such answer"):
         Tracker().answer(table().game, 0)
+
+
+def test_each_card_an_ability_moves_is_a_step_the_camera_confirms() -> None:
+    follow = table()
+    institute = [*START[3], "administrator"]
+    follow.on_view(seen(START[0], START[1], START[2], institute))
+    assert follow.game.state.pending.kind is Kind.CONFIRM  # the table names the two cards
+    follow.on_event(Choose("deanna"))
+    follow.on_event(Choose("lawyer"))
+    follow.on_event(Choose("lawyer"))  # directly under Administrator
+    assert follow.game.state.stack_at(INST)[-1].card == "administrator"  # not yet under
+    verdict = follow.on_view(seen(START[0], START[1], START[2], [*START[3], "x", "administrator"]))
+    assert verdict.play == (Moved(target=INST, card="deanna", under=True),)
+    follow.on_view(seen(START[0], START[1], START[2], [*START[3], "x", "y", "administrator"]))
+    cards = [s.card for s in follow.game.state.stack_at(INST)]
+    assert cards == [*START[3], "deanna", "lawyer", "administrator"]
+    assert follow.game.state.pending.kind is Kind.GAIN
+
+
+def test_which_covered_card_left_a_stack_is_asked_and_the_answer_is_final() -> None:
+    follow = table()
+    mars = [*START[1], "stained"]
+    follow.on_view(seen(START[0], mars, START[2], START[3]))
+    verdict = follow.on_view(seen(START[0], ["nero", "stained"], START[2], START[3]))
+    question = verdict.question
+    assert question is not None and question.kind == COVERED_CARD
+    eo = next(i for i, r in enumerate(question.readings) if r.events[-1].value == "eo")
+    follow.on_answer(eo)
+    assert follow.game.state.banished == ("eo",)
+    verdict = follow.on_view(seen(START[0][:1], ["nero", "stained"], START[2], START[3]))
+    assert verdict.play == (GainFrom(J),) and verdict.question is None  # not asked again
+
+
+def test_the_die_pressed_before_the_camera_saw_the_deploy_waits_for_the_view() -> None:
+    follow = table()
+    verdict = follow.on_button(Button.DIE)
+    assert verdict.play == () and verdict.question is None
+    verdict = follow.on_view(seen(START[0], [*START[1], "morning-star"], START[2], START[3]))
+    assert verdict.play == (Lead("morning-star", M), DrawFromDeck())
+    assert follow.game.state.last_roll is not None  # the companion rolled the die
+
+
+def test_next_after_a_turn_the_camera_already_saw_end_is_nothing_new() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], [*START[1], "morning-star"], START[2], START[3]))
+    follow.on_view(seen(START[0][:1], [*START[1], "morning-star"], START[2], START[3]))
+    before = len(follow.game.log)
+    verdict = follow.on_button(Button.NEXT)  # Ann's habit, though she led
+    assert verdict == Verdict() and len(follow.game.log) == before
+
+
+def test_a_card_uncovered_is_named_from_the_camera() -> None:
+    follow = table()
+    follow.game.play(SetLocation(J, (None, "sevro")))  # a card nobody read, under Sevro
+    follow.tracker.settle(len(follow.game.log))
+    follow.on_view(seen(["?", "sevro"], [*START[1], "morning-star"], START[2], START[3]))
+    follow.on_view(seen(["quietus"], [*START[1], "morning-star"], START[2], START[3]))
+    assert follow.game.state.top(J) == Slot("quietus")  # uncovered, the camera reads it
