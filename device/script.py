@@ -131,6 +131,8 @@ def write_script(
     truth_setup, tracked_setup = _setups(players, automa_level, companion, table)
     truth = Game(truth_setup)
     moments: list[Moment] = []
+    if _automa_starts(GameState(), truth.state):  # she plays first
+        moments.append(Moment(len(truth.log), button=Button.AUTOMA))
     bots: list[Bot] = [BOTS[bot]() for _ in truth_setup.seats]
     while truth.state.phase is Phase.PLAYING:
         if len(truth.log) > MAX_EVENTS:

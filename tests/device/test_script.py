@@ -1,0 +1,43 @@
+"""Scripted games: the truth played one card at a time, and what a camera perceives."""
+
+from __future__ import annotations
+
+from device.script import Oracle, layout_of, write_script
+from device.tracker import Button
+from engine.events import DrawFromDeck, Place
+from engine.game import Game
+from engine.state import Phase
+
+
+def test_every_layout_is_the_table_after_its_event_in_order() -> None:
+    script = write_script(3, seed=4)
+    states = script.truth_states()
+    assert states[-1].phase is Phase.OVER
+    lengths = [m.truth_len for m in script.moments]
+    assert lengths == sorted(lengths)
+    for moment in script.moments:
+        if moment.layout is not None:
+            assert moment.layout == layout_of(states[moment.truth_len])
+            assert layout_of(states[moment.truth_len - 1]) != moment.layout
+
+
+def test_buttons_follow_the_deck_taken_and_a_scouted_card_placed() -> None:
+    script = write_script(seed=1, automa_level=2)
+    states = script.truth_states()
+    pressed = {(m.truth_len, m.button) for m in script.moments if m.button is not None}
+    for i, event in enumerate(script.truth):
+        asked = states[i].pending
+        if isinstance(event, DrawFromDeck):
+            assert (i + 1, Button.DIE) in pressed
+        if isinstance(event, Place) and asked is not None and asked.then.name == "scout-place":
+            assert (i + 1, Button.NEXT) in pressed
+    her_turns = sum(1 for m in script.moments if m.button is Button.AUTOMA)
+    assert her_turns == states[-1].players[1].turns
+
+
+def test_the_oracle_leaves_what_the_camera_sees_to_the_camera() -> None:
+    script = write_script(3, seed=0)
+    game = Game(script.tracked_setup, rng=script.companion_rng())
+    oracle = Oracle(script)
+    oracle.advance(len(script.truth))
+    assert game.state.pending is not None and oracle.decide(game) is None  # a Lead or Scout
