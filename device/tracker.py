@@ -7,9 +7,18 @@ would leave the table looking like that: it searches the pending decisions' opti
 (shortest explanations first), filling in the card names only the camera can give.
 
 * exactly one shortest explanation → its events are played (and shown, and undoable);
-* several → a :class:`Question` for the phone with each reading as an option;
+* several → a :class:`Question` for the phone with each reading as an option (which
+  covered card left a stack; which order two moves seen at once came in); where they
+  part at a choice no camera can see, the engine's own decision waits for the table;
+* the way on passes something only the table can say (a card to name) or the die →
+  the events up to it are played and the tracker waits (:attr:`Verdict.wait`; after
+  a roll, :attr:`Verdict.again`: explain the latest view again);
 * none → a :class:`Question` with the nearest readings, "the camera is wrong" and
   "the table is as the camera sees it" (corrections), never a silent guess.
+
+The engine waits at every card an ability moves (a ``Kind.CONFIRM`` whose one option,
+a :class:`~engine.abilities.primitives.Moved`, the camera answers), so a view never
+shows the engine ahead of the table; such forced steps cost the search nothing.
 
 Later evidence can overturn an earlier reading within the same turn (a card put on
 Mars followed by NEXT was a Scout, not a Lead), so a :class:`Verdict` says how many of

@@ -29,6 +29,7 @@ from engine.abilities.primitives import (
 from engine.board import Location
 from engine.decisions import Kind
 from engine.draft import Draft
+from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, place
 from engine.state import Slot
 from engine.steps import Step, answer, step
@@ -211,8 +212,7 @@ def researcher(draft: Draft, s: Step) -> None:
 @answer("researcher-card")
 def _researcher_card(draft: Draft, s: Step, event: Event) -> None:
     card = str(chosen_card(event))
-    if card not in draft.banished:
-        unbanish(draft, card)  # refused: not banished
+    _check_banished(draft, card)
     physical(draft, s, f"put {card} at the bottom of {s.location.label if s.location else ''}",
              Moved(target=s.location, card=card, under=True), s.then("researcher-put", card))
 
@@ -260,8 +260,7 @@ def _psychologist_where(draft: Draft, s: Step, event: Event) -> None:
 def _psychologist_second(draft: Draft, s: Step, event: Event) -> None:
     card = chosen_card(event) if isinstance(event, Choose) else None
     if card is not None:
-        if card not in draft.banished:
-            unbanish(draft, card)  # refused: not banished
+        _check_banished(draft, card)
         location: Location = s.data[0]
         physical(draft, s, f"place {card} on {location.label}",
                  Moved(target=location, card=card), s.then("psychologist-put", location, card))
@@ -270,6 +269,11 @@ def _psychologist_second(draft: Draft, s: Step, event: Event) -> None:
 @answer("psychologist-put")
 def _psychologist_put(draft: Draft, s: Step, event: Event) -> None:
     _place_banished(draft, *s.data)
+
+
+def _check_banished(draft: Draft, card: str) -> None:
+    if card not in draft.banished:
+        raise IllegalActionError(f"{card} is not banished", rule="banished")
 
 
 def _place_banished(draft: Draft, location: Location, card: str) -> None:

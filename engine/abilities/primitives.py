@@ -10,6 +10,13 @@ Visible changes are noted for the tracker as the Draft does; the kinds added her
 ``place-under`` (a card put into a stack at index ``amount``), ``place-down`` (face down
 on top), ``look`` (a card taken off the deck unseen by the others), ``to-deck``,
 ``steal``, ``give`` and ``block``.
+
+While tracking, the engine never gets ahead of the table: every card an ability moves
+is a :func:`physical` step, a ``Kind.CONFIRM`` decision whose one option, a
+:class:`Moved`, the camera answers when it sees the card move (Au Toma's steps work the
+same way). Tokens and hand-to-hand changes, which the camera cannot see, stay immediate.
+A simulation does it all at once, unless the :data:`STEP_BY_STEP` variant asks it to
+stop at every step as a tracked game does (scripted games, which film each step).
 """
 
 from __future__ import annotations
