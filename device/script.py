@@ -61,6 +61,7 @@ from engine.game import Game
 from engine.rules import apply
 from engine.setup import new_game, tracked_game
 from engine.state import GameState, Phase
+from engine.steps import Step
 
 Layout = tuple[tuple[tuple[str | None, bool], ...], ...]  # per location: (card, face down)
 MAX_EVENTS = 20_000
@@ -399,7 +400,13 @@ def _same_question(truth: Decision, mine: Decision) -> bool:
         return False
     if a.name == "finale-answer":  # the same end-of-game ability (hands list them apart)
         return bool(a.data[0].ability == b.data[0].ability)
-    return True
+    # Asked of the same seat (Eo asks each opponent in turn; a known hand is not asked).
+    return _seat_of(a) == _seat_of(b)
+
+
+def _seat_of(then: Step) -> int | None:
+    first = then.data[0] if then.data else None
+    return first if isinstance(first, int) and not isinstance(first, bool) else None
 
 
 def _same_effect(mine: finale.Option, truth: finale.Option) -> bool:

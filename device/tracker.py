@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from engine.abilities.primitives import Moved
 from engine.automa import AutomaGain
@@ -155,6 +156,8 @@ class Tracker:
     waiting_on: Decision | None = None  # the decision the table must answer, if any
     _settle_after: bool = False  # the next applied verdict closes the evidence
     _keep_view: bool = False  # ... and keeps the latest view, which it explains
+    # Where a roll settled a reading NEXT may still overturn: anchor, own events, evidence.
+    _before_roll: tuple[int, list[Event], list[View | Button]] | None = None
 
     # --- inputs -------------------------------------------------------------------
 
@@ -164,6 +167,7 @@ class Tracker:
         self.played = []
         self.evidence = []
         self.question = None
+        self._before_roll = None
 
     def observe(self, game: Game, view: View) -> Verdict:
         """A new stable view: explain it from the anchor."""
@@ -176,6 +180,13 @@ class Tracker:
     def press(self, game: Game, button: Button, view: View) -> Verdict:
         """A button was pressed: it is evidence too (DIE = took the deck, NEXT = done)."""
         self._resync(game)
+        if button is Button.NEXT and self._before_roll is not None:
+            # NEXT after a card read as a Lead whose ability rolled the die: explain it
+            # all again from before the roll (a Scout takes the roll back with the Lead).
+            self.anchor, before, evidence = self._before_roll
+            self.played = before + self.played
+            self.evidence = evidence + [e for e in self.evidence if e not in evidence]
+            self._before_roll = None
         pending = game.state.pending
         if button is Button.NEXT and not self.played and pending is not None and (
                 pending.kind is Kind.TURN and mismatch(game.state, view) == 0):
@@ -217,7 +228,11 @@ class Tracker:
         self._rebase(game)
 
     def _rebase(self, game: Game) -> None:
-        """Settle at the latest die roll or turn start: the past before it is final."""
+        """Settle at the latest die roll or turn start: the past before it is final.
+
+        Except for NEXT: a roll that a card read as a Lead brought (its ability rolled
+        the die) may yet be taken back with it, if NEXT says it was a Scout.
+        """
         states = game.states
         for length in range(len(game.log), self.anchor, -1):
             before = states[length - 1].pending
@@ -225,11 +240,22 @@ class Tracker:
             rolled = before is not None and before.is_chance
             turn_start = after is not None and after.kind is Kind.TURN
             if rolled or turn_start or states[length].phase is not Phase.PLAYING:
+                own = [e for i, e in enumerate(game.log[self.anchor:length], self.anchor)
+                       if not _by_chance(states, i)]
+                reopen = (self.anchor, own, list(self.evidence)) if (
+                    rolled and not turn_start and self._may_be_a_scout(own)) else None
                 mine = [e for e in game.log[length:]]
                 evidence = self.evidence[-1:] if mine else []
                 self.settle(length)
                 self.played, self.evidence = mine, list(evidence)
+                self._before_roll = reopen
                 return
+
+    def _may_be_a_scout(self, events: Sequence[Event]) -> bool:
+        """Do these events begin with a deploy that NEXT could still turn into a Scout?"""
+        return (bool(events) and isinstance(events[0], Lead) and events[0].location is not None
+                and Button.NEXT not in self.evidence
+                and not any(isinstance(e, GainFrom | DrawFromDeck | Scout) for e in events))
 
     def _resync(self, game: Game) -> None:
         """Events the tracker did not play (phone, buttons) settle the past.
@@ -237,7 +263,7 @@ class Tracker:
         The latest view stays: it is still what the table looks like, and the new
         position may now explain it.
         """
-        if self.anchor + len(self.played) != len(game.log):
+        if _answered(game, self.anchor) != len(self.played):
             views: list[View | Button] = [e for e in self.evidence if not isinstance(e, Button)]
             self.settle(len(game.log))
             self.evidence = views[-1:]
@@ -623,6 +649,17 @@ def _fill_choice(option: Choose, view: View, touched: set[Location], small: bool
     return [option]  # a card already in a stack: the camera cannot name it now
 
 
+def _answered(game: Game, start: int) -> int:
+    """Events logged since ``start`` that were not the die's (or another chance) answer."""
+    return sum(1 for i in range(start, len(game.log)) if not _by_chance(game.states, i))
+
+
+def _by_chance(states: Sequence[GameState], i: int) -> bool:
+    """Did the event logged at ``i`` answer a chance decision (the die)?"""
+    pending = states[i].pending
+    return pending is not None and pending.is_chance
+
+
 def _after(state: GameState, events: Sequence[Event]) -> GameState:
     for event in events:
         state = apply(state, event)
@@ -794,6 +831,7 @@ class Follow:
     tracker: Tracker = field(default_factory=Tracker)
     last_view: View | None = None
     questions: int = 0  # questions the tracker had to ask
+    _dice: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # log index → rng state
     kinds: list[str] = field(default_factory=list)  # Question.kind of each
     sources: list[str] = field(default_factory=list)
 
@@ -837,14 +875,24 @@ class Follow:
 
     def _play(self, event: Event, source: str) -> None:
         before = len(self.game.log)
+        rng = self.game.rng.getstate() if self.game.rng is not None else None
         self.game.play(event)
         self.sources.append(source)
         self.sources.extend(["chance"] * (len(self.game.log) - before - 1))
+        if rng is not None and len(self.game.log) > before + 1:
+            self._dice[before] = rng
 
     def _undo_own(self) -> None:
-        """Undo one tracker event, with the die rolls that followed it."""
+        """Undo one tracker event, with the die rolls that followed it.
+
+        The die is wound back too: the same move played again rolls the same face (the
+        table heard it once; taking a reading back does not re-roll it).
+        """
         while self.sources and self.sources[-1] == "chance":
             self.game.undo()
             self.sources.pop()
         self.game.undo()
         self.sources.pop()
+        rng = self._dice.pop(len(self.game.log), None)
+        if rng is not None and self.game.rng is not None:
+            self.game.rng.setstate(rng)
