@@ -52,6 +52,7 @@ from engine.events import (
     Decline,
     DrawFromDeck,
     Event,
+    Identify,
     Resolve,
     RevealHand,
     SeatSpec,
@@ -253,6 +254,10 @@ class Oracle:
         decision = game.state.pending
         if decision is None or decision.is_chance:
             return None
+        if game.state.phase is Phase.FINALE and game.state.finale is None:
+            unnamed = self._turned_up(game.state)  # before scoring reads the table
+            if unnamed is not None:
+                return unnamed
         if isinstance(decision.options[0], RevealHand):
             return self._reveal(decision)
         if game.state.phase is not Phase.PLAYING:
@@ -277,6 +282,16 @@ class Oracle:
             return True
         before, after = (view_of_layout(layout_of(self.states[i])) for i in (index, index + 1))
         return before != after
+
+    def _turned_up(self, state: GameState) -> Event | None:
+        """For scoring, people turn up the face-down cards and name those nobody read."""
+        real = layout_of(self.states[self.turns_at.index(self.turns_at[-1])])  # play's end
+        for loc, stack in zip(LOCATIONS, state.locations, strict=True):
+            for index, slot in enumerate(stack):
+                if slot.card is None:
+                    card = real[loc.pos][index][0]
+                    return Identify(loc, index, card) if card is not None else None
+        return None
 
     def _reveal(self, decision: Decision) -> Event:
         """Lay the hand out: its cards as they were when play ended."""

@@ -495,7 +495,7 @@ class _Node:
         while seen < len(evidence):
             item = evidence[seen]
             if isinstance(item, Button):
-                if not _pressed(item, node, turns):
+                if not _pressed(item, node, turns) or not _as_last_seen(node, evidence, seen):
                     break
                 if item is Button.NEXT:
                     turns = _turns(node.state)  # the next NEXT needs another turn to end
@@ -522,6 +522,17 @@ class _Node:
                 continue
             seq = (*seq, event)
         return self if seq is self.seq else _Node(state, seq, self.seen, self.turns)
+
+
+def _as_last_seen(node: _Node, evidence: Sequence[View | Button], index: int) -> bool:
+    """Does the table look, at a press, as the camera last saw it before the press?
+
+    A move made before a button was seen before it: the camera reports every change.
+    (A press with no view before it since the settled point may come before the camera
+    has settled on the move it follows.)
+    """
+    last = next((e for e in reversed(evidence[:index]) if not isinstance(e, Button)), None)
+    return last is None or mismatch(node.state, last) == 0
 
 
 def _turns(state: GameState) -> int:
