@@ -356,7 +356,7 @@ class Oracle:
         chosen = truth_options.options[event.index]
         index = next((k for k, o in enumerate(my_options.options) if _same_effect(o, chosen)),
                      event.index)
-        return replace(event, index=index, revealed=chosen.revealed or None)
+        return replace(event, index=index, revealed=chosen.revealed)
 
     def answer(self, game: Game, question: Question, anchor: GameState) -> int:
         """The reading that leads where the truth went (else "the camera is wrong").
