@@ -356,7 +356,9 @@ class Tracker:
         """Shortest event sequences from ``start`` that pass through the evidence in order.
 
         A decision with a single plausible answer (Au Toma's next confirmation, say) is
-        followed for free; only real choices count towards ``max_depth``. When none
+        followed for free; only real choices count towards ``max_depth``, and only those
+        made since the last view or button explained (a long turn seen step by step is
+        explained whole). When none
         explains it all, also returns the sequences that came nearest to the last view,
         and the shortest ones that explain the most evidence before stopping at a
         decision only the table can answer.
@@ -365,7 +367,7 @@ class Tracker:
         last_view = views[-1] if views else view_of(start)
         search = _Search(self.budget, evidence, last_view, view_of(start))
         level = [_Node(start, (), 0, _turns(start)).consume(evidence)]
-        for _depth in range(self.max_depth + 1):
+        while level and search.budget > 0:
             closed, branches = search.close(level)
             # An empty explanation is fine when nothing needs one (a button like
             # AUTOMA on its own says nothing about the table).
@@ -373,9 +375,8 @@ class Tracker:
             if found:
                 shortest = min(len(seq) for seq in found)
                 return _dedupe([seq for seq in found if len(seq) == shortest]), [], []
-            level = branches
-            if not level:
-                break
+            # The depth limit counts choices between two things the camera saw.
+            level = [n for n in branches if n.choices <= self.max_depth]
         return [], search.nearest[:3], search.best_stops()
 
     def _unexplained(
@@ -417,8 +418,9 @@ class _Search:
                 self.stops.append(node)
             if len(children) == 1:
                 todo.append(children[0])
-            else:
-                branches.extend(children)
+            else:  # a real choice, unless what the camera saw settled it
+                branches.extend(c if c.seen > node.seen else replace(c, choices=c.choices + 1)
+                                for c in children)
         return closed, branches
 
     def expand(self, node: _Node) -> list[_Node]:
@@ -432,7 +434,7 @@ class _Search:
                 after = apply(node.state, event)
             except IllegalActionError:
                 continue
-            child = _Node(after, (*node.seq, event), node.seen, node.turns)
+            child = _Node(after, (*node.seq, event), node.seen, node.turns, node.choices)
             children.append(child.consume(self.evidence))
             self._remember(child)
         return children
@@ -450,7 +452,8 @@ class _Search:
         if not _rolls(node.state) and not _names_needed(node.state, target) and (
                 expanded or not _waits_for_table(node.state, target)):
             return False
-        return _halfway(view_of(node.state), self.first, self.last)
+        seen = [e for e in self.evidence[:node.seen] if not isinstance(e, Button)]
+        return _halfway(view_of(node.state), seen[-1] if seen else self.first, target)
 
     def best_stops(self) -> list[tuple[Event, ...]]:
         """The stops that explain the most evidence, shortest first among equals."""
@@ -477,6 +480,7 @@ class _Node:
     seq: tuple[Event, ...]
     seen: int  # evidence items explained so far
     turns: int  # turns taken at the search's start or the last NEXT explained
+    choices: int = 0  # real choices made since the last evidence explained
 
     def next_evidence(self, evidence: Sequence[View | Button]) -> tuple[View | None, Button | None]:
         """The next view to reach, and the button pressed before it, if any."""
@@ -504,7 +508,8 @@ class _Node:
             else:
                 node = node.named(item)
             seen += 1
-        return _Node(node.state, node.seq, seen, turns)
+        return _Node(node.state, node.seq, seen, turns,
+                     0 if seen > self.seen else self.choices)
 
     def named(self, view: View) -> _Node:
         """The position with the top cards the view names and the engine did not know
@@ -521,7 +526,8 @@ class _Node:
             except IllegalActionError:
                 continue
             seq = (*seq, event)
-        return self if seq is self.seq else _Node(state, seq, self.seen, self.turns)
+        return self if seq is self.seq else _Node(state, seq, self.seen, self.turns,
+                                                  self.choices)
 
 
 def _as_last_seen(node: _Node, evidence: Sequence[View | Button], index: int) -> bool:
