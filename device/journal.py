@@ -110,15 +110,19 @@ class Journal:
         self.game_id, self._length, self._over = game_id, len(log), False
         return game_id
 
-    def sync(self, log: Sequence[Event], final: str | None = None, scores: Any = None) -> None:
+    def sync(self, log: Sequence[Event], final: str | None = None, scores: Any = None, *,
+             kept: int | None = None) -> None:
         """Make the stored log equal ``log`` (append new events, drop undone ones).
 
-        ``final`` (the end position's fen) archives the game as over with ``scores``;
-        without it the game is in play (an undo after the end reopens it).
+        ``kept`` is how much of the stored log is still ``log``'s start when events were
+        both taken back and played since the last sync (the tracker revising a reading);
+        by default the shorter of the two. ``final`` (the end position's fen) archives
+        the game as over with ``scores``; without it the game is in play (an undo after
+        the end reopens it).
         """
         if self.game_id is None:
             raise JournalError("no current game: begin() one first")
-        keep = min(self._length, len(log))
+        keep = min(self._length, len(log), self._length if kept is None else kept)
         with self._lock, self._transaction():
             self._db.execute("DELETE FROM events WHERE game = ? AND seq >= ?",
                              (self.game_id, keep))

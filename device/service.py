@@ -203,14 +203,17 @@ class Service:
             log.warning("journal: cannot score the finished game: %s", exc)
             return game.state.fen(), None
 
-    def _commit(self, rollback: Callable[[], None]) -> None:
-        """Write the log to the journal; if that fails, undo the change in memory too."""
+    def _commit(self, rollback: Callable[[], None], kept: int | None = None) -> None:
+        """Write the log to the journal; if that fails, undo the change in memory too.
+
+        ``kept``: how much of the log before the change survived it (see Journal.sync).
+        """
         if self.journal is None:
             return
         try:
             if self.journal.game_id is None:
                 self.journal.begin([], _names(self.game.state))
-            self.journal.sync(self.game.log, *self._final(self.game))
+            self.journal.sync(self.game.log, *self._final(self.game), kept=kept)
         except Exception:
             rollback()
             raise
@@ -305,7 +308,7 @@ class Service:
         except Exception:
             restore()
             raise
-        self._commit(restore)
+        self._commit(restore, kept=base)
         return self._publish("event", tuple(self.game.log[base:]), source=source)
 
     def _truncate(self, length: int) -> None:

@@ -12,7 +12,10 @@ from devkit import policy, two_player_setup
 
 from device.journal import Journal, JournalError
 from device.service import NewGame, Play, Service, Undo
+from engine.board import Location
+from engine.events import Lead, Place, Scout
 from engine.game import Game
+from engine.setup import arranged
 
 
 def open_service(path: Path, seed: int = 1) -> Service:
@@ -130,3 +133,16 @@ def test_replaying_the_journal_needs_no_randomness(tmp_path: Path) -> None:
     play_some(service, 40)
     rebuilt = Game.replay(service.journal.events())  # type: ignore[union-attr]
     assert rebuilt.state == service.game.state
+
+
+def test_a_revised_reading_is_journaled_exactly(tmp_path: Path) -> None:
+    """The tracker takes one event back and plays two others: the journal follows."""
+    journal = Journal(tmp_path / "j.sqlite3")
+    game = Game(arranged([["eo", "nero"], ["judge"]], [["pelus"], ["virga"], [], []],
+                         deck=["quietus"]), rng=random.Random(1))
+    service = Service(game, rng=game.rng, journal=journal)
+    service.apply((Lead("eo", Location.MARS),))
+    service.apply((Scout(), Place(Location.MARS, "quietus")), undo=1)  # it was a Scout
+    assert [type(e).__name__ for e in service.game.log[1:]] == ["Scout", "Place"]
+    journal.close()
+    assert Journal(tmp_path / "j.sqlite3").events() == service.game.log
