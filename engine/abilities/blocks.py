@@ -10,7 +10,7 @@ block window. Au Toma never blocks; a victim may block with any card they may ho
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.abilities.primitives import (
     DECLINE,
@@ -20,7 +20,6 @@ from engine.abilities.primitives import (
     hand_cards,
     show,
     take_hand_card,
-    unseen,
 )
 from engine.decisions import Kind
 from engine.draft import Draft
@@ -121,7 +120,14 @@ def steal(draft: Draft, thief: int, victim: int, done: Step | None,
 def _steal_pick(draft: Draft, s: Step) -> None:
     victim = s.data[0]
     if draft.players[victim].automa:
-        _steal(draft, s, bottom_of_hand(draft, victim))
+        card = bottom_of_hand(draft, victim)
+        if card is None and draft.hidden:  # her order is not known: the thief says
+            _ask_bottom(draft, victim, "handed over", hand_cards(draft, victim),
+                        s.then("steal-picked"))
+        elif asks_as_tracked(draft) and card is not None:
+            _ask_bottom(draft, victim, "handed over", [card], s.then("steal-picked"))
+        else:
+            _steal(draft, s, card)
         return
     hand = draft.hand(victim)
     options: list[Event] = [Choose(card) for card in dict.fromkeys(hand.known)]
@@ -164,14 +170,21 @@ def _banish_pick(draft: Draft, s: Step) -> None:
         if card is not None and not asks_as_tracked(draft):
             _banish(draft, victim, card, s.data[0])
             return
-        options: list[Event] = [Choose(c) for c in unseen(draft)] if card is None else [
-            Choose(card)]
-        draft.ask(draft.current, Kind.CONFIRM, "Name Au Toma's bottom card, now banished",
-                  options, s.then("forced-banish-picked"))
+        # Unseen cards under her known ones may be anywhere in her stack: any card.
+        _ask_bottom(draft, victim, "banished", [card] if card is not None else hand_cards(
+            draft, victim), s.then("forced-banish-picked"))
         return
     name = draft.players[victim].name
     decide(draft, victim, Kind.CHOOSE, f"{name}: banish one of your cards",
            [Choose(card) for card in hand_cards(draft, victim)], s.then("forced-banish-picked"))
+
+
+def _ask_bottom(draft: Draft, victim: int, what: str, cards: Sequence[str],
+                then: Step) -> None:
+    """The table names Au Toma's bottom card, which was just ``what``."""
+    name = draft.players[victim].name
+    draft.ask(draft.current, Kind.CONFIRM, f"Name {name}'s bottom card, now {what}",
+              [Choose(c) for c in cards], then)
 
 
 @answer("forced-banish-picked")
