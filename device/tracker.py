@@ -609,7 +609,8 @@ def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
             shrank.add(loc)
         elif stack and seen.top is not None and stack[-1].card not in (None, seen.top):
             changed.add(loc)
-    return {"grew": grew, "shrank": shrank, "any": grew | shrank | changed}
+    return {"grew": grew, "shrank": shrank, "changed": changed,
+            "any": grew | shrank | changed}
 
 
 def _fill(option: Event, view: View, button: Button | None,
@@ -618,19 +619,9 @@ def _fill(option: Event, view: View, button: Button | None,
     """Concrete versions of ``option`` consistent with what changed on the table."""
     grew, shrank = touched["grew"], touched["shrank"]
     if isinstance(option, Lead):
-        if option.location is None:
-            return [option] if shrank else []
-        if option.location not in grew:
-            return []
-        top = view[option.location.pos].top
-        if option.card is None:
-            return [Lead(top, option.location)] if top else []
-        return [option]
+        return _fill_lead(option, view, touched)
     if isinstance(option, Place):
-        if option.location not in touched["any"]:
-            return []
-        top = view[option.location.pos].top
-        return [replace(option, card=option.card or top)]
+        return _fill_place(option, view, touched)
     if isinstance(option, Moved):
         return [_named_by_camera(option, view)]
     if isinstance(option, GainFrom):
@@ -644,6 +635,26 @@ def _fill(option: Event, view: View, button: Button | None,
     if isinstance(option, Decline):
         return [option]  # passing is invisible; what happens next shows it
     return [option] if small else []  # Au Toma's confirmations, finale answers…
+
+
+def _fill_lead(option: Lead, view: View, touched: dict[str, set[Location]]) -> list[Event]:
+    """A deploy shows as a new card on top of a location (that grew, unless its ability
+    took a card from there before the camera settled)."""
+    if option.location is None:
+        return [option] if touched["shrank"] else []
+    if option.location not in touched["grew"] | touched["changed"]:
+        return []
+    top = view[option.location.pos].top
+    if option.card is None:
+        return [Lead(top, option.location)] if top else []
+    return [option]
+
+
+def _fill_place(option: Place, view: View, touched: dict[str, set[Location]]) -> list[Event]:
+    """A placed card, named by what the camera reads on top."""
+    if option.location not in touched["any"]:
+        return []
+    return [replace(option, card=option.card or view[option.location.pos].top)]
 
 
 def _named_by_camera(option: Moved, view: View) -> Moved:
