@@ -70,7 +70,7 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report
     oracle = Oracle(script)
     report = Report()
     moments = script.moments
-    horizons = _horizons(script)
+    upcoming = horizons(script)
     if moments:
         oracle.advance(moments[0].truth_len)
         _settle(follow, oracle, report)
@@ -83,15 +83,15 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report
         # People answer the phone between physical actions, not in the middle of one
         # (a button pressed as part of the action just seen, NEXT once a scouted card
         # lies, comes first): whatever they decide before the table's next visible change.
-        if horizons[k] != moment.truth_len or k + 1 == len(moments):
-            oracle.advance(horizons[k])
+        if upcoming[k] != moment.truth_len or k + 1 == len(moments):
+            oracle.advance(upcoming[k])
             _settle(follow, oracle, report)
     report.seconds = time.perf_counter() - started
     _compare(script, follow, oracle, report)
     return report
 
 
-def _horizons(script: Script) -> list[int]:
+def horizons(script: Script) -> list[int]:
     """For each moment, the truth's length at the next change a camera could see (a card
     moved within its own stack changes nothing a camera sees) or a button press."""
     visible = []
