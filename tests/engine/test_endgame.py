@@ -11,8 +11,12 @@ from engine.game import Game
 from engine.scoring import score
 from engine.state import Phase
 
-HANDS = [["pax-au-telemanus", "the-howlers", "eo"], ["justice", "lorn", "aja"], ["judge", "trigg", "holiday"],
-         ["martyr", "pelus", "orion"]]
+HANDS = [
+    ["pax-au-telemanus", "the-howlers", "eo"],
+    ["justice", "lorn", "aja"],
+    ["judge", "trigg", "holiday"],
+    ["martyr", "pelus", "orion"],
+]
 STACKS = [["quietus", "invictus"], ["morning-star", "the-pax", "ragnar", "sefi"],
           ["helga", "stained"], ["lawyer", "politician", "timony", "diplomat"]]
 HOUSES = [House.APOLLO, House.MARS, House.DIANA, House.JUPITER]
