@@ -132,6 +132,7 @@ Listener = Callable[[Update], None]
 CameraHandler = Callable[["Service", CameraChanges], "Update | None"]
 PressHandler = Callable[["Service", Press], "Update | None"]
 QuestionHandler = Callable[["Service", AnswerQuestion], "Update"]
+PlayedHandler = Callable[["Service", Update], "Update | None"]
 # Scores of a finished game for the archive (None when they cannot be computed).
 Scorer = Callable[[GameState], Any]
 
@@ -160,6 +161,7 @@ class Service:
         self.on_camera: CameraHandler | None = None
         self.on_press: PressHandler | None = None
         self.on_question: QuestionHandler | None = None
+        self.on_played: PlayedHandler | None = None  # after an answer from a phone or button
         # The tracker's open question for the table (device.tracker.Question), or None.
         self.question: Any = None
         self.camera_reading: Any = None  # the latest stable camera reading (for the page)
@@ -264,7 +266,9 @@ class Service:
 
     def _execute(self, command: Command) -> Update:
         if isinstance(command, Play):
-            return self._play((command.event,), command.source)
+            update = self._play((command.event,), command.source)
+            after = self.on_played(self, update) if self.on_played else None
+            return after or update
         if isinstance(command, Press):
             return self._press(command)
         if isinstance(command, Undo):
@@ -310,6 +314,27 @@ class Service:
             raise
         self._commit(restore, kept=base)
         return self._publish("event", tuple(self.game.log[base:]), source=source)
+
+    def absorb(self, before: Sequence[Event], source: str) -> Update | None:
+        """Journal and publish what a hook changed in ``self.game`` itself (the tracker).
+
+        ``before`` is the log as it was; None when nothing changed. If the journal
+        fails, the game goes back to ``before`` and the error is raised.
+        """
+        log = self.game.log
+        kept = 0
+        while kept < min(len(before), len(log)) and before[kept] is log[kept]:
+            kept += 1
+        if kept == len(before) == len(log):
+            return None
+
+        def restore() -> None:
+            self._truncate(kept)
+            for event in before[kept:]:
+                self.game.push(event)
+
+        self._commit(restore, kept=kept)
+        return self._publish("event", tuple(log[kept:]), source=source)
 
     def _truncate(self, length: int) -> None:
         while len(self.game.log) > length:

@@ -867,23 +867,40 @@ class Follow:
         self.sources = ["setup"] * len(self.game.log)
 
     def on_view(self, view: View) -> Verdict:
+        self.catch_up()
         self.last_view = view
         was_open = self.tracker.question is not None
         return self._apply(self.tracker.observe(self.game, view), "camera", was_open)
 
     def on_button(self, button: Button) -> Verdict:
+        self.catch_up()
         view = self.last_view or view_of(self.game.state)
         was_open = self.tracker.question is not None
         return self._apply(self.tracker.press(self.game, button, view), "camera", was_open)
 
     def on_answer(self, index: int) -> Verdict:
         """The table answered the open question."""
+        self.catch_up()
         return self._apply(self.tracker.answer(self.game, index), "asked")
 
     def on_event(self, event: Event) -> Verdict:
         """A decision answered on the phone or by a button; then the view is rechecked."""
         self._play(event, "table")
+        return self.recheck()
+
+    def recheck(self) -> Verdict:
+        """Explain the latest view again (the table answered something meanwhile)."""
+        self.catch_up()
         return self._apply(self.tracker.recheck(self.game), "camera")
+
+    def catch_up(self) -> None:
+        """Account for events played on the game by others (the service's page, buttons)."""
+        states = self.game.states
+        del self.sources[len(self.game.log):]  # …or taken back by them
+        for i in range(len(self.sources), len(self.game.log)):
+            before = states[i].pending
+            self.sources.append("chance" if before is not None and before.is_chance
+                                else "table")
 
     def count(self, source: str) -> int:
         return self.sources.count(source)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from device.service import AnswerQuestion, CameraChanges, Press, Service
-from device.tracking import TableTracking, raw_undo
+from device.journal import Journal
+from device.service import AnswerQuestion, CameraChanges, Play, Press, Service
+from device.tracking import TableTracking
 from engine.board import House, Location
 from engine.events import DrawFromDeck, GainFrom, Lead, SeatSpec
 from engine.game import Game
@@ -85,10 +87,31 @@ def test_answering_without_a_question_is_refused(service: Service) -> None:
         service.call(AnswerQuestion(0))
 
 
-def test_raw_undo_counts_die_rolls_after_the_tracker_events(service: Service) -> None:
-    see(service, START[0], [*START[1], "morning-star"], START[2], START[3])
-    service.call(Press("die"))  # DrawFromDeck, then the die roll the engine made
-    assert raw_undo(service.game, 1) == 2
+def test_a_revised_reading_is_one_journaled_update(tmp_path: Path) -> None:
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    game = Game(tracked_game(seats, START, first=0), rng=random.Random(3))
+    journal = Journal(tmp_path / "j.sqlite3")
+    svc = Service(game, rng=game.rng, journal=journal)
+    TableTracking().install(svc)
+    see(svc, START[0], START[1], START[2], [*START[3], "quietus"])  # read as a Lead…
+    assert svc.game.log[-1] == Lead("quietus", Location.INSTITUTE)
+    svc.call(Press("next"))  # …NEXT says it was a Scout
+    assert [type(e).__name__ for e in svc.game.log[-2:]] == ["Scout", "Place"]
+    journal.close()
+    assert Journal(tmp_path / "j.sqlite3").events() == svc.game.log
+
+
+def test_a_phone_answer_lets_the_tracker_explain_the_view_it_was_waiting_on(
+        service: Service) -> None:
+    # Ann deploys Arlus: Bo shows a random card from his hand (only the phone can say
+    # which). Meanwhile the camera sees Ann take Jupiter's top card.
+    see(service, START[0], [*START[1], "arlus"], START[2], START[3])
+    see(service, START[0][:1], [*START[1], "arlus"], START[2], START[3])
+    pending = service.game.state.pending
+    assert pending is not None and "Arlus" in pending.prompt  # the gain waits for this
+    shown = next(o for o in pending.options if getattr(o, "value", None) == "judge")
+    service.call(Play(shown))
+    assert service.game.log[-1] == GainFrom(Location.JUPITER)
 
 
 def test_a_question_asks_for_attention_on_the_led(service: Service) -> None:
