@@ -1,0 +1,111 @@
+"""``companion replay GAME_DIR``: a recorded game through vision, tracker and engine.
+
+    companion replay GAME_DIR [--model FILE.onnx] [--journal FILE] [--oracle] [--json]
+
+Feeds the folder's frames, button presses and phone answers through the same service,
+tracker and vision the device uses (see :mod:`device.recording` for the folder's
+layout), and prints what the companion made of it: the game's events, the questions it
+asked, the final position and, when the game ended, the scores. ``--journal`` writes the
+events to a SQLite journal as the device does; ``--oracle`` (scripted folders only) lets
+the game's truth answer what only the table can.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from device.cli import UsageError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("replay", help="feed a recorded game through the whole pipeline")
+    p.add_argument("game_dir", metavar="GAME_DIR", help="a recorded or scripted game folder")
+    p.add_argument("--model", help="card classifier (.onnx); default: the installed one")
+    p.add_argument("--journal", metavar="FILE", help="write the events to this journal")
+    p.add_argument("--oracle", action="store_true",
+                   help="scripted folders: the game's truth answers for the table")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.recording import GameFolder, replay
+
+    folder = GameFolder.read(args.game_dir)
+    if args.oracle and folder.script is None:
+        raise UsageError(f"{args.game_dir}: --oracle needs a scripted folder (script.json)")
+    scanner, stabilizer = _vision(args.model, folder.corners)
+    service = _service(folder.seed, args.journal)
+    outcome = replay(folder, scanner, stabilizer, oracle=args.oracle, service=service)
+    summary = _summary(outcome)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        _print(summary)
+    return 0
+
+
+def _vision(model: str | None, corners: Any) -> tuple[Any, Any]:
+    from device.appliance import manual_calibration
+    from vision.classifier import default_model_path
+    from vision.scanner import TableScanner
+    from vision.stabilize import Stabilizer
+
+    return TableScanner(model or default_model_path(), manual_calibration(corners or [])), (
+        Stabilizer())
+
+
+def _service(seed: int, journal_path: str | None) -> Any:
+    import random
+
+    from device.journal import Journal
+    from device.service import Service
+    from engine.game import Game
+
+    journal = Journal(journal_path) if journal_path else None
+    return Service(Game(rng=random.Random(seed)), rng=random.Random(seed), journal=journal)
+
+
+def _summary(outcome: Any) -> dict[str, Any]:
+    from engine.endgame import final_table
+    from engine.scoring import score
+    from engine.state import Phase
+
+    game = outcome.service.game
+    state = game.state
+    summary: dict[str, Any] = {
+        "frames": outcome.frames,
+        "views": outcome.views,
+        "events": len(game.log),
+        "questions": outcome.questions,
+        "table_answers": outcome.table_answers,
+        "refused": outcome.refused,
+        "seconds": round(outcome.seconds, 2),
+        "position": state.fen(),
+        "trigger": None if state.trigger is None else {
+            "player": state.players[state.trigger.player].name, "turn": state.trigger.turn},
+        "scores": None,
+    }
+    if state.phase is Phase.OVER:
+        sheet = score(final_table(state), notes=False)
+        summary["scores"] = {p.name: p.total for p in sheet.players}
+    return summary
+
+
+def _print(summary: dict[str, Any]) -> None:
+    out = sys.stdout
+    out.write(f"{summary['frames']} frames, {summary['views']} stable views, "
+              f"{summary['events']} events in {summary['seconds']} s\n")
+    out.write(f"questions asked: {summary['questions']}; "
+              f"table answers: {summary['table_answers']}\n")
+    for line in summary["refused"]:
+        out.write(f"refused: {line}\n")
+    if summary["trigger"]:
+        out.write(f"end triggered by {summary['trigger']['player']} "
+                  f"on turn {summary['trigger']['turn']}\n")
+    if summary["scores"]:
+        out.write("scores: " + ", ".join(f"{n} {s}" for n, s in summary["scores"].items()) + "\n")
+    out.write(f"position: {summary['position']}\n")
