@@ -18,7 +18,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, request
 
 from device import service as device_service
-from device.service import Command, Play, Service, Undo, Update
+from device.service import Command, NewGame, Play, Service, Undo, Update
 from engine.events import Event
 from web import validate, view
 from web.auth import require_table
@@ -80,6 +80,18 @@ def answer() -> Response:
         if index >= len(pending.options):
             raise Rejected(f"option {index} does not exist: there are {len(pending.options)}")
         return _play(validate.fill(pending.options[index], card))
+
+
+@bp.post("/game")
+@require_table
+def new_game() -> Response:
+    """Start tracking a new physical game (the current one is set aside in the journal)."""
+    body = _body()
+    svc = service()
+    setup = validate.new_game(body, getattr(svc, "camera_reading", None), svc.rng)
+    body.done()
+    with _command_lock():
+        return document(_call(NewGame(setup, source="web")))
 
 
 @bp.post("/question")

@@ -7,9 +7,11 @@ rejects fields nobody asked for, so a typo never passes silently.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any
 
-from engine.board import FLEET_MAX, INFLUENCE_TOKENS, Location
+from engine.board import FLEET_MAX, INFLUENCE_TOKENS, LOCATIONS, House, Location
 from engine.cards import CARDS
 from engine.events import (
     Choose,
@@ -17,12 +19,14 @@ from engine.events import (
     Identify,
     Lead,
     Place,
+    SeatSpec,
     SetHandCount,
     SetLocation,
     SetSovereign,
     SetTokens,
+    Setup,
 )
-from engine.setup import MAX_SEATS
+from engine.setup import MAX_SEATS, tracked_game
 from web.errors import BadInput
 
 MAX_STACK = 112  # no stack can hold more cards than the game has
@@ -192,3 +196,127 @@ def fill(option: Event, card: str | None) -> Event:
     if isinstance(option, Choose) and option.value is None and option.location is not None:
         return Choose(card, option.location, option.index)
     raise BadInput("'card' is only for an option that leaves its card unnamed")
+
+
+# --- a new physical game ---------------------------------------------------------------
+
+HOUSES = tuple(h.value for h in House)
+MAX_NAME = 24
+
+
+def new_game(body: Body, camera: Mapping[str, Any] | None, rng: random.Random) -> Setup:
+    """A tracked game from ``{"players": [{"name", "house"}], "first"?, "locations"?,
+    "automa_level"?, "priorities"?, "parity"?, "variants"?}``.
+
+    One player means a solo game against Au Toma. The eight setup cards come from
+    ``locations`` (oldest first, null for a card nobody named) or else from the camera's
+    stable view (the top card of each location named, the covered one not).
+    """
+    seats = _seats(body)
+    first = body.integer("first", 0, len(seats) - 1, optional=True)
+    locations = _setup_locations(body, camera)
+    variants = _variants(body)
+    level = body.integer("automa_level", 1, 6, optional=True)
+    priorities = body._get("priorities", optional=True)
+    parity = body.choice("parity", ("odd", "even"), default="") or None
+    if len(seats) == 1:
+        return _solo(seats[0], locations, first, level or 2, priorities, parity, variants, rng)
+    if level is not None or priorities is not None or parity is not None:
+        raise BadInput("'automa_level', 'priorities' and 'parity' are for a solo game")
+    return tracked_game(seats, locations, first=_first(seats, first), variants=variants)
+
+
+def _seats(body: Body) -> list[SeatSpec]:
+    raw = body.array("players") or []
+    if not 1 <= len(raw) <= MAX_SEATS:
+        raise BadInput(f"'players' must list 1 to {MAX_SEATS} players (1: a solo game)")
+    seats = []
+    for i, player in enumerate(raw):
+        if not isinstance(player, dict) or set(player) - {"name", "house"}:
+            raise BadInput(f"players[{i}] must be an object with 'name' and 'house'")
+        name = player.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
+            raise BadInput(f"players[{i}].name must be 1 to {MAX_NAME} characters")
+        house = player.get("house")
+        if house not in HOUSES:
+            raise BadInput(f"players[{i}].house must be one of {', '.join(HOUSES)}")
+        seats.append(SeatSpec(name.strip(), House(house)))
+    if len({s.house for s in seats}) != len(seats):
+        raise BadInput("two players cannot share a house")
+    if len({s.name for s in seats}) != len(seats):
+        raise BadInput("two players cannot share a name")
+    return seats
+
+
+def _first(seats: list[SeatSpec], first: int | None) -> int:
+    """House Apollo starts; otherwise the table says who does."""
+    apollo = next((i for i, s in enumerate(seats) if s.house is House.APOLLO), None)
+    if apollo is not None:
+        if first not in (None, apollo):
+            raise BadInput("House Apollo always goes first")
+        return apollo
+    if first is None:
+        raise BadInput("'first': say who goes first (no one is House Apollo)")
+    return first
+
+
+def _setup_locations(body: Body, camera: Mapping[str, Any] | None
+                     ) -> list[list[str | None]]:
+    raw = body.array("locations", optional=True)
+    if raw is not None:
+        if len(raw) != len(LOCATIONS) or not all(isinstance(s, list) for s in raw):
+            raise BadInput("'locations' must hold four lists of cards, Jupiter first")
+        stacks = [[None if c is None else parse_card(c, "locations[]") for c in s] for s in raw]
+    else:
+        stacks = _from_camera(camera)
+    named = [c for s in stacks for c in s if c is not None]
+    if len(named) != len(set(named)):
+        raise BadInput("a setup card appears twice")
+    return stacks
+
+
+def _from_camera(camera: Mapping[str, Any] | None) -> list[list[str | None]]:
+    stacks: list[list[str | None]] = []
+    for loc in LOCATIONS:
+        seen = (camera or {}).get(loc.value)
+        if seen is None or getattr(seen, "state", "") != "card" or not seen.top:
+            raise BadInput(f"the camera does not see {loc.label}'s cards clearly yet: "
+                           "give 'locations', or wait for the camera")
+        depth = max(1, int(seen.depth))
+        stacks.append([*([None] * (depth - 1)), seen.top])
+    return stacks
+
+
+def _variants(body: Body) -> tuple[str, ...]:
+    from engine.abilities.primitives import MULTIPLAYER_VARIANT
+
+    allowed = (MULTIPLAYER_VARIANT, "automa-variant")
+    raw = body.array("variants", optional=True) or []
+    for value in raw:
+        if value not in allowed:
+            raise BadInput(f"'variants' may hold {', '.join(allowed)}, not {value!r}")
+    return tuple(raw)
+
+
+def _solo(seat: SeatSpec, locations: list[list[str | None]], first: int | None, level: int,
+          priorities: Any, parity: str | None, variants: tuple[str, ...],
+          rng: random.Random) -> Setup:
+    from engine import automa
+
+    cores = [CARDS[c].core for s in locations for c in s if c is not None]
+    if parity is None and len(cores) < sum(len(s) for s in locations):
+        raise BadInput("name all eight setup cards in 'locations', or give 'parity' "
+                       "(the word Au Toma's odd/even card shows)")
+    try:
+        her = automa.automa_setup(rng, level=level, priorities=priorities,
+                                  variant="automa-variant" in variants,
+                                  parity=parity or automa.parity_of(cores))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from exc
+    apollo = seat.house is House.APOLLO
+    if first is None and not apollo:
+        raise BadInput("'first': 0 if you go first, 1 if Au Toma does")
+    start = 0 if apollo else first
+    assert start is not None
+    return automa.tracked_solo_game(seat.name, seat.house, locations, first=start,
+                                    automa=her)

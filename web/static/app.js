@@ -241,6 +241,7 @@
     $("lock").textContent = csrf ? "Lock" : "Unlock";
     $("undo").disabled = !csrf || !d.can_undo;
     $("corrections").hidden = !csrf || d.phase === "setup";
+    $("new-game").hidden = !csrf;
     if (!csrf) return;
     fill($("buttons"), buttons.map((b) => h("button", { class: "btn", type: "button",
       onclick: () => post("/api/press", { button: b }) }, b.toUpperCase())));
@@ -249,10 +250,40 @@
       onclick: () => startEditing(loc.id) }, loc.name)));
     renderStackEditor();
     renderTokenEditor(d);
+    renderNewGame();
     const select = $("sovereign-select");
     fill(select, h("option", { value: "", text: "Nobody" }),
       d.players.map((p) => h("option", { value: p.index, text: p.name, selected: d.sovereign === p.index })));
     if (d.sovereign === null) select.value = "";
+  }
+
+  // --- a new game --------------------------------------------------------------------------
+  const HOUSES = ["apollo", "ceres", "diana", "jupiter", "mars", "minerva"];
+  const seats = [{ name: "", house: "mars" }, { name: "", house: "diana" }];
+
+  function renderNewGame() {
+    $("new-game").hidden = !csrf;
+    if (!csrf) return;
+    fill($("seat-list"), seats.map((seat, i) => h("li", { class: "seat" },
+      h("input", { "aria-label": `Player ${i + 1} name`, placeholder: `Player ${i + 1}`,
+        value: seat.name, maxlength: "24", oninput: (e) => { seat.name = e.target.value; } }),
+      h("select", { "aria-label": `Player ${i + 1} house`,
+        onchange: (e) => { seat.house = e.target.value; renderNewGame(); } },
+        HOUSES.map((house) => h("option", { value: house, selected: seat.house === house },
+          house[0].toUpperCase() + house.slice(1)))),
+      seats.length > 1 ? h("button", { class: "btn", type: "button", "aria-label": "Remove",
+        onclick: () => { seats.splice(i, 1); renderNewGame(); } }, "×") : null)));
+    fill($("first-seat"), seats.map((seat, i) => h("option", { value: i },
+      seat.name || `Player ${i + 1}`)), seats.length === 1 ? h("option", { value: 1 }, "Au Toma") : null);
+    $("level-field").hidden = seats.length !== 1;
+  }
+
+  async function startGame() {
+    const body = { players: seats.map((s, i) => ({ name: s.name.trim() || `Player ${i + 1}`,
+      house: s.house })) };
+    if (!seats.some((s) => s.house === "apollo")) body.first = Number($("first-seat").value);
+    if (seats.length === 1) body.automa_level = Number($("automa-level").value);
+    if (await post("/api/game", body)) toast("New game: the companion is following it.");
   }
 
   function startEditing(id) {
@@ -418,6 +449,11 @@
   function wire() {
     $("lock").addEventListener("click", () => (csrf ? logout() : $("pin-dialog").showModal()));
     $("logout").addEventListener("click", logout);
+    $("add-seat").addEventListener("click", () => {
+      if (seats.length < 6) seats.push({ name: "", house: HOUSES.find((x) => !seats.some((s) => s.house === x)) });
+      renderNewGame();
+    });
+    $("start-game").addEventListener("click", startGame);
     $("pin-form").addEventListener("submit", login);
     $("pin-cancel").addEventListener("click", () => $("pin-dialog").close());
     $("undo").addEventListener("click", () => post("/api/undo", { seq: doc.seq }));
