@@ -17,8 +17,17 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request
 
-from device import service as device_service
-from device.service import Command, NewGame, Play, Service, Undo, Update
+from device.controls import BUTTONS
+from device.service import (
+    AnswerQuestion,
+    Command,
+    NewGame,
+    Play,
+    Press,
+    Service,
+    Undo,
+    Update,
+)
 from engine.events import Event
 from web import validate, view
 from web.auth import require_table
@@ -88,7 +97,7 @@ def new_game() -> Response:
     """Start tracking a new physical game (the current one is set aside in the journal)."""
     body = _body()
     svc = service()
-    setup = validate.new_game(body, getattr(svc, "camera_reading", None), svc.rng)
+    setup = validate.new_game(body, svc.camera_reading, svc.rng)
     body.done()
     with _command_lock():
         return document(_call(NewGame(setup, source="web")))
@@ -101,16 +110,15 @@ def question() -> Response:
     body = _body()
     index = body.integer("index", 0, 10_000)
     body.done()
-    answer_command = getattr(device_service, "AnswerQuestion", None)
-    open_question = getattr(service(), "question", None)
-    if answer_command is None or open_question is None:
+    open_question = service().question
+    if open_question is None:
         raise Conflict("there is no open question")
     assert index is not None
     if index >= len(open_question.readings):
         raise Rejected(f"answer {index} does not exist: there are "
                        f"{len(open_question.readings)}")
     with _command_lock():
-        return document(_call(answer_command(index, source="web")))
+        return document(_call(AnswerQuestion(index, source="web")))
 
 
 @bp.post("/undo")
@@ -136,20 +144,15 @@ def press() -> Response:
     buttons = table_buttons()
     button = body.choice("button", buttons, default="")
     body.done()
-    press_command = getattr(device_service, "Press", None)
-    if not button or press_command is None:
-        raise BadInput(f"'button' must be one of {', '.join(buttons) or 'nothing here'}")
+    if not button:
+        raise BadInput(f"'button' must be one of {', '.join(buttons)}")
     with _command_lock():
-        return document(_call(press_command(button, source="web")))
+        return document(_call(Press(button, source="web")))
 
 
 def table_buttons() -> tuple[str, ...]:
-    """The buttons the service understands (none when it predates them)."""
-    try:
-        from device.controls import BUTTONS
-    except ImportError:
-        return ()
-    return tuple(BUTTONS) if hasattr(device_service, "Press") else ()
+    """The table's buttons, in the order the page shows them."""
+    return tuple(BUTTONS)
 
 
 def _correction(build: Callable[[Body], Event]) -> Response:

@@ -155,3 +155,27 @@ def test_answering_a_decision_from_its_buttons(page: Any, service: Service) -> N
     page.get_by_role("button", name="Not seen yet").click()
     expect(page.locator("#turn")).to_have_text("Turn 2 · Bo", timeout=2000)
     assert service.snapshot().state.players[0].helium == 1  # Mars' bonus
+
+
+def test_a_new_game_is_started_from_the_form(page: Any, service: Service) -> None:
+    from engine.board import Location
+    from vision.stabilize import LocationState
+
+    tops = ["quietus", "sefi", "tactus", "diplomat"]
+    service.camera_reading = {loc.value: LocationState("card", top, 2)
+                              for loc, top in zip(Location, tops, strict=True)}
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button[type=submit]")
+    page.wait_for_selector("#new-game:not([hidden])", timeout=3000)
+    page.fill("[aria-label='Player 1 name']", "Ada")
+    page.fill("[aria-label='Player 2 name']", "Rex")
+    page.select_option("[aria-label='Player 2 house']", "jupiter")
+    page.select_option("#first-seat", "1")
+    page.click("#start-game")
+    names = page.locator("#players .player")
+    expect(names).to_have_count(2, timeout=3000)
+    assert "Rex" in names.nth(1).inner_text()
+    state = service.snapshot().state
+    assert [p.name for p in state.players] == ["Ada", "Rex"] and state.current == 1
+    assert state.stack_at(Location.LUNA)[-1].card == "tactus"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -10,15 +9,9 @@ from pagekit import Table
 
 from device.service import Service
 from engine.board import House, Location
+from vision.stabilize import LocationState as Stable
 
 STACKS = [["darrow", "sevro"], ["mustang", "cassius"], ["lorn", "tactus"], ["victra", "ragnar"]]
-
-
-@dataclass
-class Stable:
-    state: str
-    top: str | None
-    depth: int
 
 
 def players(*houses: str) -> list[dict[str, str]]:
