@@ -31,9 +31,11 @@ from device import config as settings
 from device.capture import CaptureLoop, VisionPipeline
 from device.config import Config
 from device.controls import KEYS, LABELS
+from device.hands import HandReader
 from device.journal import Journal
-from device.service import CameraChanges, Notice, Press, Service
+from device.service import CameraChanges, HandSeen, Notice, Press, Service
 from device.watchdog import Notifier, Watchdog, watchdog_interval
+from engine.endgame import hand_wanted
 
 log = logging.getLogger("companion")
 
@@ -64,6 +66,7 @@ class Appliance:
         self.service: Service
         self.capture: CaptureLoop | None = None
         self.pipeline: VisionPipeline | None = None
+        self.hands = self._hand_reader()
         self.server: Any = None
         self.player: Any = None
 
@@ -168,11 +171,27 @@ class Appliance:
         self.pipeline = VisionPipeline(self._load_scanner, self._stabilizer(), self._changes,
                                        on_error=self._notice("vision"))
         self.service.camera_frame = lambda: self.pipeline.frame if self.pipeline else None
-        self.capture = CaptureLoop(lambda: _open_camera(cam, layout), self.pipeline,
+        self.capture = CaptureLoop(lambda: _open_camera(cam, layout), self._frame,
                                    fps=cam.fps, retry=(cam.retry_min, cam.retry_max),
                                    report=self._report)
         self.capture.start()
         self._closers.append(self.capture.stop)
+
+    def _frame(self, frame: Any, t: float) -> None:
+        """Each camera frame: the stacks' scan, and at the end of a game the hand reader."""
+        assert self.pipeline is not None
+        self.pipeline(frame, t)
+        self.hands(frame, t)
+
+    def _hand_reader(self) -> HandReader:
+        def wanted() -> int | None:
+            return hand_wanted(self.service.snapshot().state)
+
+        def submit(seen: HandSeen) -> None:
+            self.service.submit(seen)
+
+        return HandReader(wanted, lambda: self.pipeline.scanner if self.pipeline else None,
+                          submit)
 
     def _layout(self) -> dict[str, list[str | None]]:
         from device.demo import layout_of

@@ -191,6 +191,11 @@ class VisionPipeline:
             self.view = view or self.view
             self.submit(tuple(changes), self.stabilizer.state)
 
+    @property
+    def scanner(self) -> Any:
+        """The loaded scanner (None until the first frame, or if it failed to load)."""
+        return self._scanner
+
     def _load(self) -> Any:
         if self.failure:
             return None

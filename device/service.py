@@ -24,6 +24,7 @@ from typing import Any
 
 from device import controls
 from device.journal import Journal
+from engine.endgame import hand_wanted
 from engine.errors import IllegalActionError
 from engine.events import Event, Setup
 from engine.game import Game
@@ -89,6 +90,20 @@ class AnswerQuestion(Command):
 
     index: int
     source: str = "web"
+
+
+@dataclass(frozen=True)
+class HandSeen(Command):
+    """Scoring by camera: the cards the camera reads in a hand laid face up.
+
+    ``unnamed`` counts cards it sees but cannot name (covered in a cascade, unclear):
+    the page asks the player to lay them apart or pick them from the card list.
+    """
+
+    player: int
+    cards: tuple[str, ...]
+    unnamed: int = 0
+    source: str = "camera"
 
 
 @dataclass(frozen=True)
@@ -165,6 +180,7 @@ class Service:
         # The tracker's open question for the table (device.tracker.Question), or None.
         self.question: Any = None
         self.camera_reading: Any = None  # the latest stable camera reading (for the page)
+        self.hand_seen: HandSeen | None = None  # the camera's reading of a hand laid out
         # The camera's latest BGR frame, or None (set by the appliance; for the page).
         self.camera_frame: Callable[[], Any] = lambda: None
 
@@ -280,6 +296,8 @@ class Service:
         if isinstance(command, Notice):
             return self._publish(command.kind, (), message=command.message,
                                  source=command.source)
+        if isinstance(command, HandSeen):
+            return self._hand_seen(command)
         if isinstance(command, AnswerQuestion):
             if self.on_question is None or self.question is None:
                 raise IllegalActionError("there is no open question", rule="tracker")
@@ -391,6 +409,18 @@ class Service:
             return handled
         text = "; ".join(_describe(change) for change in command.changes)
         return self._publish("camera", (), message=text or "camera view", source=command.source)
+
+    def _hand_seen(self, command: HandSeen) -> Update:
+        """Keep the camera's reading of a hand while the game asks for that hand."""
+        if hand_wanted(self.game.state) != command.player:
+            raise IllegalActionError("the game is not waiting for that hand", rule="reveal-hand")
+        self.hand_seen = command
+        seen = len(command.cards) + command.unnamed
+        names = _names(self.game.state)
+        message = f"camera: {seen} cards in {names[command.player]}'s hand"
+        if command.unnamed:
+            message += f" ({command.unnamed} not named yet)"
+        return self._publish("hand", (), message=message, source=command.source)
 
     # --- updates ------------------------------------------------------------------
 

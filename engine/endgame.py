@@ -86,6 +86,15 @@ def finale_step(draft: Draft, s: Step) -> None:
               Step("finale-answer", decision.seat, data=decision.options))
 
 
+def hand_wanted(state: GameState) -> int | None:
+    """The seat whose hand the game waits to see laid face up, or None."""
+    pending = state.pending
+    if pending is None or not pending.options:
+        return None
+    option = pending.options[0]
+    return option.player if isinstance(option, RevealHand) else None
+
+
 def _next_unseen_hand(draft: Draft) -> int | None:
     n = len(draft.players)
     for k in range(n):

@@ -79,6 +79,7 @@ def answer() -> Response:
     index = body.integer("index", 0, 10_000)
     seq = body.integer("seq", 0, 2**53)
     card = body.card(optional=True)
+    hand = validate.hand(body)
     body.done()
     with _command_lock():
         _check_fresh(seq)
@@ -88,7 +89,7 @@ def answer() -> Response:
         assert index is not None
         if index >= len(pending.options):
             raise Rejected(f"option {index} does not exist: there are {len(pending.options)}")
-        return _play(validate.fill(pending.options[index], card))
+        return _play(validate.fill(pending.options[index], card, hand))
 
 
 @bp.post("/game")

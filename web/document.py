@@ -12,7 +12,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from device.service import Service, Update
+from device.service import HandSeen, Service, Update
+from engine.endgame import hand_wanted
 from engine.events import Event
 from engine.game import Game
 from engine.state import GameState
@@ -71,8 +72,16 @@ class Documents:
         doc.update(view.game_view(update.state))
         doc["log"] = view.log_view(events, states, limit=self.log_limit, start=start)
         doc["can_undo"] = start + len(events) > 1  # the setup itself is never undone here
-        doc["question"] = question_view(getattr(self.service, "question", None))
+        doc["question"] = question_view(self.service.question)
+        doc["hand_seen"] = hand_seen_view(self.service.hand_seen, update.state)
         return doc
+
+
+def hand_seen_view(seen: HandSeen | None, state: GameState) -> dict[str, Any] | None:
+    """The camera's reading of the hand the game waits for (stale readings are dropped)."""
+    if seen is None or hand_wanted(state) != seen.player:
+        return None
+    return {"player": seen.player, "cards": list(seen.cards), "unnamed": seen.unnamed}
 
 
 def history(game: Game, state: GameState, limit: int

@@ -19,6 +19,7 @@ from engine.events import (
     Identify,
     Lead,
     Place,
+    RevealHand,
     SeatSpec,
     SetHandCount,
     SetLocation,
@@ -185,8 +186,25 @@ def _req_int(body: Body, name: str, low: int, high: int) -> int:
 # --- answers --------------------------------------------------------------------------
 
 
-def fill(option: Event, card: str | None) -> Event:
-    """The option as the answer, with ``card`` naming the card it leaves open."""
+def hand(body: Body) -> tuple[str, ...] | None:
+    """``cards``: every card of a hand laid face up at the end (scoring by camera)."""
+    raw = body.array("cards", optional=True)
+    if raw is None:
+        return None
+    cards = tuple(parse_card(c, "cards[]") for c in raw)
+    if len(set(cards)) != len(cards):
+        raise BadInput("'cards' names a card twice: each card is in the game once")
+    return cards
+
+
+def fill(option: Event, card: str | None, hand: tuple[str, ...] | None = None) -> Event:
+    """The option as the answer, with ``card`` (or a ``hand``) naming what it leaves open."""
+    if isinstance(option, RevealHand) and option.cards is None:
+        if hand is None:
+            raise BadInput("name the hand's cards in 'cards'")
+        return RevealHand(option.player, hand)
+    if hand is not None:
+        raise BadInput("'cards' is only for a hand laid face up at the end")
     if card is None:
         return option
     if isinstance(option, Lead) and option.card is None and option.location is not None:

@@ -225,7 +225,17 @@ def pending_view(state: GameState) -> dict[str, Any] | None:
         "prompt": decision.prompt,
         "options": options,
         "hidden_options": hidden,
+        "hand": hand_view(state),
     }
+
+
+def hand_view(state: GameState) -> dict[str, Any] | None:
+    """At the end, the hand the game waits to see laid out: its size and known cards."""
+    seat = endgame.hand_wanted(state)
+    if seat is None:
+        return None
+    hand = state.players[seat].hand
+    return {"player": seat, "size": hand.size, "known": list(hand.known)}
 
 
 # --- Au Toma -------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from device.service import Service
-from engine.board import House
-from engine.events import SeatSpec
+from engine.board import House, Location
+from engine.events import GainFrom, Lead, SeatSpec, SetTokens
 from engine.game import Game
 from engine.setup import tracked_game
 from web import create_app
@@ -49,6 +49,24 @@ def tracked_setup() -> Any:
     seats = (SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.CERES),
              SeatSpec("Cy", House.DIANA))
     return tracked_game(seats, TRACKED_LOCATIONS, first=0)
+
+
+END_STACKS = (("darrow", "sevro"), ("eo", "nero"), ("lorn", "aja"), ("judge", "trigg"))
+
+
+def at_the_end() -> Game:
+    """A tracked two-player game whose end came: it waits for Ann's hand laid out.
+
+    Ann holds nero (gained) and four cards nobody has seen; Bo five unseen cards.
+    """
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    game = Game(tracked_game(seats, END_STACKS, first=0))
+    game.push(SetTokens(0, 6, 0, 7))
+    game.play(Lead("quietus", Location.LUNA))
+    game.play(GainFrom(Location.MARS))  # 7 Helium and Fleet 7: the end is triggered
+    game.play(Lead("invictus", Location.JUPITER))
+    game.play(GainFrom(Location.INSTITUTE))
+    return game
 
 
 @contextmanager

@@ -179,3 +179,32 @@ def test_a_new_game_is_started_from_the_form(page: Any, service: Service) -> Non
     state = service.snapshot().state
     assert [p.name for p in state.players] == ["Ada", "Rex"] and state.current == 1
     assert state.stack_at(Location.LUNA)[-1].card == "tactus"
+
+
+def test_a_hand_the_camera_read_is_completed_and_confirmed(browser_context: Any) -> None:
+    from pagekit import at_the_end, make_app, running
+
+    from device.service import HandSeen
+
+    with running(at_the_end()) as service, Server(make_app(service)) as server:
+        service.call(HandSeen(0, ("nero", "orion", "virga", "pelus"), unnamed=1))
+        browser_context.clear_cookies()
+        page = browser_context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#live.on", timeout=5000)
+        page.wait_for_selector("#hand:not([hidden])", timeout=5000)
+        expect(page.locator("#hand-cards li")).to_have_count(4)
+        assert page.locator("#hand-confirm").is_disabled()  # locked, and one card short
+        page.click("#lock")
+        page.fill("#pin", PIN)
+        page.click("#pin-form button[type=submit]")
+        expect(page.locator("#hand-note")).to_contain_text("cannot name", timeout=3000)
+        page.click("#hand-add")
+        page.fill("#picker-search", "morning")
+        page.click('#picker-results [data-card="morning-star"]')
+        expect(page.locator("#hand-cards li")).to_have_count(5)
+        page.click("#hand-confirm")
+        expect(page.locator("#decision-title")).to_have_text("Bo to decide", timeout=3000)
+        known = service.snapshot().state.players[0].hand.known
+        assert sorted(known) == sorted(["nero", "orion", "virga", "pelus", "morning-star"])
+        page.close()

@@ -13,6 +13,7 @@
   let buttons = []; // the table's buttons, when the companion has them
   let catalogue = null; // the card list, fetched on first use
   let editing = null; // {location, cards: [{id, name, caste, face_down, index}]}
+  let handDraft = null; // {player, cards: [id], seen: "camera reading it came from", edited}
   const tokenEdits = {}; // player index -> {helium, influence, fleet, hand}
   let toastTimer = 0;
   let noticeTimer = 0;
@@ -214,11 +215,54 @@
       }
       groups.get(o.group).append(optionButton(o, o.short || o.label));
     }
-    fill($("decision-options"), items);
+    fill($("decision-options"), p.hand ? [] : items);
+    renderHand(p.hand, d.hand_seen);
     const notes = [];
     if (p.hidden_options) notes.push(`${p.hidden_options} more option(s) name cards only ${p.player_name} can see: play them on the table.`);
     if (!csrf) notes.push("Unlock with the table PIN to answer here.");
     $("decision-note").textContent = notes.join(" ");
+  }
+
+  // --- scoring by camera: a hand laid face up, confirmed here ----------------------------
+  function renderHand(hand, seen) {
+    $("hand").hidden = !hand;
+    if (!hand) { handDraft = null; return; }
+    const reading = seen && seen.player === hand.player ? seen.cards.join(" ") : "";
+    if (!handDraft || handDraft.player !== hand.player ||
+        (!handDraft.edited && handDraft.seen !== reading)) {
+      const cards = [...hand.known, ...(seen && seen.player === hand.player ? seen.cards : [])];
+      handDraft = { player: hand.player, cards: [...new Set(cards)], seen: reading, edited: false };
+    }
+    const n = handDraft.cards.length;
+    const unnamed = seen && seen.player === hand.player ? seen.unnamed : 0;
+    $("hand-note").textContent = `${n} of ${hand.size} cards named` + (unnamed
+      ? `; the camera sees ${unnamed} more it cannot name: lay them apart, or add them below.`
+      : n < hand.size ? "; lay the cards apart, face up, or add them below." : ".");
+    fill($("hand-cards"), handDraft.cards.map((id, i) => h("li", { class: "hand-card" },
+      h("span", { text: cardName(id) }),
+      h("button", { class: "btn", type: "button", disabled: !csrf, "aria-label": `Remove ${cardName(id)}`,
+        onclick: () => { handDraft.cards.splice(i, 1); handDraft.edited = true; render(doc); } }, "×"))));
+    $("hand-add").disabled = !csrf || n >= hand.size;
+    $("hand-confirm").disabled = !csrf || n !== hand.size;
+    if (!catalogue) ensureCatalogue().then(() => render(doc));
+  }
+
+  function cardName(id) {
+    const found = catalogue && catalogue.find((c) => c.id === id);
+    return found ? found.name : id;
+  }
+
+  async function addToHand() {
+    const card = await pick("Which card is in the hand?", false);
+    if (!card || !handDraft || handDraft.cards.includes(card)) return;
+    handDraft.cards.push(card);
+    handDraft.edited = true;
+    render(doc);
+  }
+
+  async function confirmHand() {
+    if (!handDraft) return;
+    await post("/api/answer", { index: 0, seq: doc.seq, cards: handDraft.cards });
   }
 
   function optionButton(o, text) {
@@ -454,6 +498,8 @@
       renderNewGame();
     });
     $("start-game").addEventListener("click", startGame);
+    $("hand-add").addEventListener("click", addToHand);
+    $("hand-confirm").addEventListener("click", confirmHand);
     $("pin-form").addEventListener("submit", login);
     $("pin-cancel").addEventListener("click", () => $("pin-dialog").close());
     $("undo").addEventListener("click", () => post("/api/undo", { seq: doc.seq }));
