@@ -1,0 +1,69 @@
+"""Scoring by camera: hands laid face up in the play area, named by the hand reader's finder.
+
+    .venv/bin/python benchmarks/hand_scan.py [--hands 60] [--seed 0] [--photos DIR]
+
+Each trial draws a hand of 3–9 cards (a finished game's hand), lays it out apart in rows
+(what the page asks for), renders the frame with the scene generator's capture effects
+(light, shadow, glare, blur, noise, JPEG) and runs :func:`vision.spread.find_cards`
+with the committed classifier, calibrated from the markers in the frame. Prints: cards
+found (outlines), cards named right, cards named WRONG (the dangerous figure: the player
+must notice and fix it), hands fully named, and CPU ms per read on one thread.
+By default the printed-card photos from ../shared/reference/card-photos are drawn when
+present, else the project's ``classic`` drawings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.cards import ALL_IDS  # noqa: E402
+from vision import calibrate  # noqa: E402
+from vision.classifier import CardClassifier  # noqa: E402
+from vision.spread import find_cards  # noqa: E402
+from vision.synth.scene import SceneOptions, render_spread  # noqa: E402
+
+PHOTOS = ROOT.parent / "shared" / "reference" / "card-photos"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--photos", type=Path, default=PHOTOS if PHOTOS.is_dir() else None)
+    args = parser.parse_args()
+    classifier = CardClassifier(threads=1)
+    style = "photo" if args.photos else "classic"
+    cards = found = right = wrong = full = 0
+    ms = []
+    for k in range(args.hands):
+        rng = random.Random(args.seed + 700_000 + k)
+        hand = rng.sample(ALL_IDS, rng.randint(3, 8))
+        options = SceneOptions(style=style, photo_dir=args.photos, tilt_deg=rng.uniform(0, 20))
+        frame, truth_cal, _placed = render_spread(hand, rng, "row", options)
+        cal = calibrate.detect(frame) or truth_cal
+        start = time.process_time()
+        seen = find_cards(frame, cal, classifier)
+        ms.append((time.process_time() - start) * 1000)
+        named = [card for card, _conf, _quad in seen if card is not None]
+        cards += len(hand)
+        found += min(len(seen), len(hand))
+        right += sum(card in hand for card in named)
+        wrong += sum(card not in hand for card in named)
+        full += sorted(named) == sorted(hand)
+    print(f"Hands laid out apart ({style} cards), {args.hands} hands, {cards} cards:")
+    print(f"- card outlines found: {found / cards:.1%}")
+    print(f"- cards named right: {right / cards:.1%}; named WRONG: {wrong / cards:.2%}")
+    print(f"- hands named completely (the player only confirms): {full / args.hands:.1%}")
+    print(f"- CPU per read: median {statistics.median(ms):.0f} ms (one thread)")
+
+
+if __name__ == "__main__":
+    main()
