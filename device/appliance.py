@@ -208,10 +208,8 @@ class Appliance:
 
     @staticmethod
     def _stabilizer() -> Any:
-        try:
-            from vision.stabilize import Stabilizer
-        except ImportError:
-            return None
+        from vision.stabilize import Stabilizer
+
         return Stabilizer()
 
     def _changes(self, changes: tuple[Any, ...], reading: Any) -> None:

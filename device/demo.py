@@ -19,23 +19,16 @@ from typing import Any
 
 from device.controls import DRAW
 from device.service import Command, NewGame, Play, Press, Service
+from engine.automa import new_solo_game
 from engine.bots import GreedyBot
 from engine.decisions import Decision, Kind
 from engine.events import Lead, Setup
-from engine.setup import new_game
 from engine.state import GameState, Phase
 
 log = logging.getLogger("companion.demo")
 
-OPPONENT = "Bo"  # the second bot seat, until Au Toma can be dealt in
-
-
 def demo_setup(player: str, rng: random.Random, level: int = 2) -> Setup:
-    """A solo game against Au Toma (a two-player bot game if Au Toma is not built)."""
-    try:
-        from engine.automa import new_solo_game
-    except ImportError:
-        return new_game([player, OPPONENT], rng)
+    """A solo game against Au Toma at ``level``, dealt from ``rng``."""
     setup: Setup = new_solo_game(player, rng, level=level, deck=automa_deck())
     return setup
 

@@ -502,12 +502,10 @@ def _describe(change: Any) -> str:
 
 
 def final_scores(state: GameState) -> Any:
-    """The scorepad of a finished game as JSON-able data (None until the engine can)."""
-    try:
-        from engine.endgame import final_table
-        from engine.scoring import score
-    except ImportError:
-        return None
+    """The scorepad's totals and winners of a finished game, as JSON-able data."""
+    from engine.endgame import final_table
+    from engine.scoring import score
+
     sheet = score(final_table(state))
     return {"players": [{"name": p.name, "total": p.total} for p in sheet.players],
             "winners": list(sheet.winners)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from engine import finale
 from engine.board import Location
 from engine.cards import CARDS
 from engine.decisions import Kind
@@ -24,6 +25,7 @@ from engine.events import (
     Identify,
     Lead,
     Place,
+    Resolve,
     RevealCard,
     Roll,
     Scout,
@@ -215,16 +217,12 @@ def _named_label(event: Event, state: GameState, namer: Namer) -> str | None:
 
 def _resolve_label(event: Event, state: GameState, namer: Namer) -> str:
     """An end-of-game ability's option, as the engine's finale words it."""
-    index = int(getattr(event, "index", -1))
-    found = getattr(state, "finale", None)
-    try:
-        from engine import finale
-
-        decision = finale.decision(found) if found is not None else None
-        label = decision.options[index].label if decision is not None and index >= 0 else None
-    except (ImportError, AttributeError, IndexError, TypeError, ValueError):
-        label = None
-    return namer.text(label) if label else f"End-of-game option {index}"
+    assert isinstance(event, Resolve)
+    decision = finale.decision(state.finale) if state.finale is not None else None
+    # A log line may be labelled against a state whose finale has moved on.
+    if decision is None or not 0 <= event.index < len(decision.options):
+        return f"End-of-game option {event.index}"
+    return namer.text(decision.options[event.index].label)
 
 
 # --- the log -----------------------------------------------------------------------------
