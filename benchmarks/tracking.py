@@ -9,9 +9,15 @@ cannot see, and compared with the truth (tokens after every turn, the trigger, t
 scores). Prints per kind of game: games matched; the share of moves the camera could see
 that it inferred without a question; the table's answers on the phone per game (choices
 nobody sees, cards to name: never questions); questions per game by kind; seconds per
-game (the replay only, the script's writing left out). The real camera path (frames
-through the scanner and the stabiliser) plugs in through ``replay_script``'s
-``perceive``.
+game (the replay only, the script's writing left out).
+
+``--camera`` replays through the real camera path instead: every change of the table is
+drawn frame by frame by the scene generator (hands over the changing locations first,
+then the still table, slow lighting drift, sensor noise, JPEG), scanned by the committed
+classifier and settled by the stabiliser before the tracker sees it. That costs about
+ten frames per change, so use a few games::
+
+    .venv/bin/python benchmarks/tracking.py --camera --games 1 --solo-games 1
 """
 
 from __future__ import annotations
@@ -24,20 +30,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from device.replay import Report, replay_script
+from device.replay import Perceive, Report, perfect_camera, replay_script
 from device.script import write_script
 
 
-def run(kind: str, seeds: range) -> list[Report]:
+def run(kind: str, seeds: range, camera: bool = False) -> list[Report]:
     """Replay the scripted games of ``kind`` ("3-player" or "solo") with these seeds."""
     reports = []
     for seed in seeds:
         script = (write_script(3, seed=seed) if kind == "3-player"
                   else write_script(seed=seed, automa_level=2))
-        reports.append(replay_script(script))
+        reports.append(replay_script(script, through_vision(seed) if camera else perfect_camera))
         if not reports[-1].matches:
             print(f"  seed {seed}: {reports[-1].problems[0]}")
     return reports
+
+
+def through_vision(seed: int) -> Perceive:
+    """The camera path: synthetic frames → scanner → stabiliser → the tracker's views."""
+    from device.perception import Perception, ScriptedCamera, camera_perceiver
+    from vision.scanner import TableScanner
+    from vision.stabilize import Stabilizer
+
+    perception = Perception(TableScanner(), Stabilizer())
+    return camera_perceiver(perception, ScriptedCamera(seed=seed))
 
 
 def summary(kind: str, reports: list[Report]) -> str:
@@ -66,11 +82,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="3-player games")
     parser.add_argument("--solo-games", type=int, default=20, help="solo games")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
+    parser.add_argument("--camera", action="store_true",
+                        help="through generated frames, the scanner and the stabiliser")
     args = parser.parse_args()
     started = time.perf_counter()
     for kind, count in (("3-player", args.games), ("solo", args.solo_games)):
         if count > 0:
-            print(summary(kind, run(kind, range(args.seed, args.seed + count))))
+            reports = run(kind, range(args.seed, args.seed + count), args.camera)
+            print(summary(kind, reports))
     print(f"total {time.perf_counter() - started:.1f} s")
 
 
