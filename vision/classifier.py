@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 MODEL_NAME = "card_embedder_2026nov"
 FACE_DOWN = "face_down"
+BACK_GRID = (16, 22)  # (W, H) of the pixel comparison with the card back
+PIXEL_DIM = BACK_GRID[0] * BACK_GRID[1] * 3
 
 
 class ModelError(ValueError):
@@ -48,6 +51,32 @@ def preprocess(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(((batch / 255.0 - 0.5) / 0.25).transpose(0, 3, 1, 2))
 
 
+def back_features(crops: list[np.ndarray]) -> np.ndarray:
+    """Unit vectors of small, band-passed, per-channel normalised crops: a picture's layout
+    without its lighting, for comparing a crop with the card back pixel by pixel."""
+    out = []
+    for crop in crops:
+        f = cv2.resize(
+            cv2.GaussianBlur(crop.astype(np.float32), (5, 5), 1.5),
+            BACK_GRID,
+            interpolation=cv2.INTER_AREA,
+        )
+        f = (f - cv2.GaussianBlur(f, (0, 0), 6)).reshape(-1, 3)  # light gradients out
+        f = ((f - f.mean(axis=0)) / (f.std(axis=0) + 1e-3)).ravel()
+        out.append(f / (np.linalg.norm(f) + 1e-6))
+    return np.array(out, np.float32)
+
+
+def encode_template(vector: np.ndarray) -> str:
+    """A back template as model metadata text."""
+    return " ".join(f"{v:.4f}" for v in vector)
+
+
+def decode_template(text: str) -> np.ndarray | None:
+    """The back template stored in model metadata (None when the model has none)."""
+    return np.array([float(v) for v in text.split()], np.float32) if text.strip() else None
+
+
 def postprocess(
     scores: np.ndarray,
     special: np.ndarray,
@@ -55,17 +84,30 @@ def postprocess(
     min_score: float,
     min_margin: float,
     min_back: float = 0.8,
+    likeness: np.ndarray | None = None,
+    min_likeness: float = -1.0,
 ) -> list[Identification]:
-    """Pick the best label per row; None below the score or margin thresholds."""
+    """Pick the best label per row; None below the score or margin thresholds.
+
+    ``special`` holds the card-back score and, when the model has one, the null score
+    (likeness to bare table, other games' cards, objects): the margin is taken over the
+    runner-up card or the null, whichever is closer. ``likeness`` is each crop's pixel
+    likeness to the card back (:func:`back_features`).
+    """
     out = []
-    for row, back in zip(scores, special, strict=True):
+    for i, (row, extra) in enumerate(zip(scores, special, strict=True)):
         order = np.argsort(row)[::-1]
         best = float(row[order[0]])
-        margin = best - float(row[order[1]]) if len(order) > 1 else best
-        # A card back: its prototypes beat every card and clear their own bar (plain
-        # cards from other games come close to a back, so that bar is calibrated).
-        if back.size and float(back.max()) > best and float(back.max()) >= min_back:
-            out.append(Identification(None, float(back.max()), margin, face_down=True))
+        rival = float(row[order[1]]) if len(order) > 1 else 0.0
+        if extra.size > 1:
+            rival = max(rival, float(extra[1]))
+        margin = best - rival
+        back = float(extra[0]) if extra.size else -1.0
+        # A card back: it beats every card and clears its own bar; things near the null
+        # come close to a back in the embedding, so its picture must also look like one.
+        looks = likeness is None or float(likeness[i]) >= min_likeness
+        if back > best and back >= min_back and looks:
+            out.append(Identification(None, back, margin, face_down=True))
         elif best >= min_score and margin >= min_margin:
             out.append(Identification(labels[order[0]], best, margin))
         else:
@@ -96,6 +138,7 @@ class CardClassifier:
     def _read_contract(self) -> None:
         meta = self.session.get_modelmeta().custom_metadata_map
         inp = self.session.get_inputs()[0]
+        self.takes_pixels = any(i.name == "pixels" for i in self.session.get_inputs())
         self.input_name = inp.name
         self.input_size = (int(inp.shape[3]), int(inp.shape[2]))  # (W, H) from the session
         self.labels = tuple(meta.get("labels", "").split())
@@ -108,12 +151,17 @@ class CardClassifier:
         self.min_score = float(meta.get("min_score", "0.5"))
         self.min_margin = float(meta.get("min_margin", "0.05"))
         self.min_back = float(meta.get("min_back", "0.8"))
+        self.back_template = decode_template(meta.get("back_template", ""))
+        self.min_likeness = float(meta.get("min_back_likeness", "-1"))
         self.metadata = dict(meta)
 
     def run(self, crops: list[np.ndarray]) -> dict[str, np.ndarray]:
         """All outputs (``scores``, ``special``, ``embedding``) for a batch of crops."""
         names = [o.name for o in self.session.get_outputs()]
-        values = self.session.run(names, {self.input_name: preprocess(crops)})
+        feed = {self.input_name: preprocess(crops)}
+        if self.takes_pixels:
+            feed["pixels"] = back_features(crops)
+        values = self.session.run(names, feed)
         return dict(zip(names, values, strict=True))
 
     def identify(self, crops: list[np.ndarray]) -> list[Identification]:
@@ -121,6 +169,9 @@ class CardClassifier:
         if not crops:
             return []
         out = self.run(crops)
+        likeness = None
+        if self.back_template is not None:
+            likeness = back_features(crops) @ self.back_template
         return postprocess(
             out["scores"],
             out["special"],
@@ -128,4 +179,6 @@ class CardClassifier:
             self.min_score,
             self.min_margin,
             self.min_back,
+            likeness,
+            self.min_likeness,
         )

@@ -18,12 +18,31 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from vision.classifier import FACE_DOWN, CardClassifier, ModelError, labels_path
+from engine.cards import ALL_IDS
+from vision.classifier import (
+    FACE_DOWN,
+    PIXEL_DIM,
+    CardClassifier,
+    ModelError,
+    back_features,
+    encode_template,
+    labels_path,
+)
 
 HEAD = "head/"
 VIEWS = 8  # simulated captures per enrolment image, each kept as a prototype
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 BACK_NAMES = ("back", FACE_DOWN, "face-down")
+NULL_KINDS = ("table", "foreign", "object")
+PIXEL_WEIGHT = 0.35  # share of pixel likeness in an enrolled head's similarities
+KEPT_METADATA = (
+    "min_score",
+    "min_margin",
+    "min_back",
+    "min_back_likeness",
+    "back_template",
+    "embedder",
+)
 _LABEL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -54,8 +73,18 @@ def attach_head(
     prototypes: Sequence[np.ndarray],
     back: np.ndarray | None,
     metadata: Mapping[str, str],
+    nulls: np.ndarray | None = None,
+    pixel_weight: float = 0.0,
 ) -> onnx.ModelProto:
-    """A complete classifier: ``embedder`` plus a prototype head for ``labels``."""
+    """A complete classifier: ``embedder`` plus a prototype head for ``labels``.
+
+    ``special`` holds, per image, the similarity to the card back and (given ``nulls``,
+    embeddings of bare table, other games' cards and objects) to the place where the
+    embedder puts everything that is no card of its own.
+
+    With ``pixel_weight`` > 0 the model takes a second input, ``pixels`` (each crop's
+    :func:`~vision.classifier.back_features`), and prototypes are :func:`describe`
+    vectors: every similarity is then that blend of embedding and pixel likeness."""
     if len(labels) != len(prototypes) or not labels:
         raise ValueError("need one non-empty prototype list per label")
     matrix, k = _stack(prototypes)
@@ -64,6 +93,7 @@ def attach_head(
     backs = backs / (np.linalg.norm(backs, axis=1, keepdims=True) + 1e-8)
     model = strip_head(embedder)
     g = model.graph
+    query = _query(g, pixel_weight)
     g.initializer.extend(
         [
             numpy_helper.from_array(matrix, HEAD + "prototypes"),
@@ -71,10 +101,31 @@ def attach_head(
             numpy_helper.from_array(backs.T.astype(np.float32).copy(), HEAD + "back"),
         ]
     )
+    specials = [HEAD + "back_best"]
+    if nulls is not None:
+        unit = nulls / (np.linalg.norm(nulls, axis=1, keepdims=True) + 1e-8)
+        null_init = numpy_helper.from_array(unit.T.astype(np.float32).copy(), HEAD + "null")
+        g.initializer.append(null_init)
+        specials.append(HEAD + "null_best")
+        g.node.extend(
+            [
+                helper.make_node(
+                    "MatMul", [query, HEAD + "null"], [HEAD + "nulls"], name=HEAD + "null_mm"
+                ),
+                helper.make_node(
+                    "ReduceMax",
+                    [HEAD + "nulls"],
+                    [HEAD + "null_best"],
+                    axes=[1],
+                    keepdims=1,
+                    name=HEAD + "null_max",
+                ),
+            ]
+        )
     g.node.extend(
         [
             helper.make_node(
-                "MatMul", ["embedding", HEAD + "prototypes"], [HEAD + "all"], name=HEAD + "matmul"
+                "MatMul", [query, HEAD + "prototypes"], [HEAD + "all"], name=HEAD + "matmul"
             ),
             helper.make_node(
                 "Reshape", [HEAD + "all", HEAD + "shape"], [HEAD + "grouped"], name=HEAD + "reshape"
@@ -83,31 +134,71 @@ def attach_head(
                 "ReduceMax", [HEAD + "grouped"], ["scores"], axes=[2], keepdims=0, name=HEAD + "max"
             ),
             helper.make_node(
-                "MatMul", ["embedding", HEAD + "back"], [HEAD + "backs"], name=HEAD + "back_matmul"
+                "MatMul", [query, HEAD + "back"], [HEAD + "backs"], name=HEAD + "back_matmul"
             ),
             helper.make_node(
                 "ReduceMax",
                 [HEAD + "backs"],
-                ["special"],
+                [HEAD + "back_best"],
                 axes=[1],
                 keepdims=1,
                 name=HEAD + "back_max",
             ),
+            helper.make_node("Concat", specials, ["special"], axis=1, name=HEAD + "special"),
         ]
     )
     g.output.insert(
         0, helper.make_tensor_value_info("scores", TensorProto.FLOAT, ["batch", len(labels)])
     )
-    g.output.append(helper.make_tensor_value_info("special", TensorProto.FLOAT, ["batch", 1]))
+    g.output.append(
+        helper.make_tensor_value_info("special", TensorProto.FLOAT, ["batch", len(specials)])
+    )
     meta = {
         **metadata,
         "labels": "\n".join(labels),
         "prototypes_per_label": str(k),
         "face_down": "1" if back is not None else "0",
+        "pixel_weight": str(pixel_weight),
     }
     helper.set_model_props(model, meta)
     onnx.checker.check_model(model)
     return model
+
+
+def _query(g: onnx.GraphProto, pixel_weight: float) -> str:
+    """The vector the head compares with its prototypes: the embedding, or (with a pixel
+    weight ``a``) the embedding scaled by √(1−a) joined to the pixel features by √a."""
+    if pixel_weight <= 0:
+        return "embedding"
+    g.input.append(helper.make_tensor_value_info("pixels", TensorProto.FLOAT, ["batch", PIXEL_DIM]))
+    g.initializer.extend(
+        [
+            numpy_helper.from_array(np.array(np.sqrt(1 - pixel_weight), np.float32), HEAD + "we"),
+            numpy_helper.from_array(np.array(np.sqrt(pixel_weight), np.float32), HEAD + "wp"),
+        ]
+    )
+    g.node.extend(
+        [
+            helper.make_node("Mul", ["embedding", HEAD + "we"], [HEAD + "e"], name=HEAD + "we"),
+            helper.make_node("Mul", ["pixels", HEAD + "wp"], [HEAD + "p"], name=HEAD + "wp"),
+            helper.make_node(
+                "Concat", [HEAD + "e", HEAD + "p"], [HEAD + "query"], axis=1, name=HEAD + "query"
+            ),
+        ]
+    )
+    return HEAD + "query"
+
+
+def describe(
+    classifier: CardClassifier, crops: Sequence[np.ndarray], pixel_weight: float
+) -> np.ndarray:
+    """Prototype vectors of canonical crops: unit embeddings, with a pixel weight ``a``
+    joined to their pixel features as √(1−a)·embedding ⊕ √a·pixels (unit length)."""
+    emb = embed_images(classifier, crops)
+    if pixel_weight <= 0:
+        return emb
+    pix = back_features(list(crops))
+    return np.hstack([np.sqrt(1 - pixel_weight) * emb, np.sqrt(pixel_weight) * pix])
 
 
 def save(model: onnx.ModelProto, path: Path) -> None:
@@ -154,42 +245,71 @@ def enroll(
     note: str = "enrolled",
     calibrate: bool = True,
     views: int = VIEWS,
+    pixel_weight: float = PIXEL_WEIGHT,
 ) -> onnx.ModelProto:
     """A classifier with ``base``'s embedder and one prototype per given crop.
 
     Each crop also yields ``views`` simulated captures of itself (light, blur, glare, a
     slightly wrong outline), each a prototype of its own: one clean photo then covers
     the ways a camera will see the card. Crops filed under a back name (``back``,
-    ``face-down``) become the card-back prototype; otherwise the base model's card back
-    is kept. With ``calibrate`` the open-set thresholds are fitted to the new prototypes
-    (see :func:`fit_thresholds`); otherwise the base model's are kept.
+    ``face-down``) become the card-back prototype and pixel template; otherwise the base
+    model's card back is kept. Similarities blend the embedding with pixel likeness by
+    ``pixel_weight`` (see :func:`describe`): a design the embedder never saw still
+    differs pixel by pixel. With ``calibrate`` the open-set thresholds are fitted to
+    the new prototypes (see :func:`fit_thresholds`); otherwise the base model's are kept.
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
     if not labels:
         raise ValueError("no card images to enrol")
+    a = pixel_weight
     protos = [
-        embed_images(base, with_views(crops_by_label[k], views, seed=i))
+        describe(base, with_views(crops_by_label[k], views, seed=i), a)
         for i, k in enumerate(labels)
     ]
+    nulls = describe(base, null_crops(seed=7), a)
     back_crops = [c for name in BACK_NAMES for c in crops_by_label.get(name, ())]
-    back = embed_images(base, with_views(back_crops, views)) if back_crops else _base_back(base)
-    model = onnx.load(str(base.path))
-    keep = {
-        k: v
-        for k, v in base.metadata.items()
-        if k in ("min_score", "min_margin", "min_back", "embedder")
-    }
+    keep = {k: v for k, v in base.metadata.items() if k in KEPT_METADATA}
+    if back_crops:
+        back = describe(base, with_views(back_crops, views), a)
+        keep.update(back_check(back_crops))
+    else:
+        back = _base_back(base)
+        if back is not None and a > 0:
+            # Only the embedding of the base model's back is known: its pixel part stays
+            # zero, so a back scores √(1−a)² of what it did and the bar follows.
+            back = np.hstack([np.sqrt(1 - a) * back, np.zeros((len(back), PIXEL_DIM))])
+            keep["min_back"] = str(round(float(base.min_back) * (1 - a), 3))
     if calibrate:
-        chosen = fit_thresholds(base, [crops_by_label[k] for k in labels], protos, seed=1)
-        # Never looser than the base model: a user may enrol only some cards, and the
-        # others must still come out unknown rather than as their nearest enrolled card.
-        keep.update(
-            {
-                k: str(max(chosen[k], float(base.metadata.get(k, 0))))
-                for k in ("min_score", "min_margin")
-            }
+        partial = not set(ALL_IDS) <= set(labels)
+        chosen = fit_thresholds(
+            base, [crops_by_label[k] for k in labels], protos, nulls, a, partial, seed=1
         )
-    return attach_head(model, labels, protos, back, {**keep, "head": note})
+        keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
+    model = onnx.load(str(base.path))
+    return attach_head(model, labels, protos, back, {**keep, "head": note}, nulls, a)
+
+
+def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
+    """Simulated crops of bare table, other games' cards and objects: where the embedder
+    puts everything that is no card of its own (the head's null prototypes)."""
+    from vision.synth.crops import capture
+
+    rng = random.Random(seed)
+    return [capture(None, rng, kind) for kind in NULL_KINDS for _ in range(per_kind)]
+
+
+def back_check(back_crops: Sequence[np.ndarray], seed: int = 3) -> dict[str, str]:
+    """Metadata for the pixel check of face-down cards: the first back image's template
+    and the likeness bar between simulated captures of the backs and non-card crops."""
+    from vision.synth.crops import capture
+    from vision.thresholds import likeness_bar
+
+    template = back_features([back_crops[0]])[0]
+    rng = random.Random(seed)
+    backs = [capture(c, rng) for c in back_crops for _ in range(max(1, 120 // len(back_crops)))]
+    others = null_crops(seed + 1, per_kind=60)
+    bar = likeness_bar(back_features(backs) @ template, back_features(others) @ template)
+    return {"back_template": encode_template(template), "min_back_likeness": str(bar)}
 
 
 def with_views(crops: Sequence[np.ndarray], views: int, seed: int = 0) -> list[np.ndarray]:
@@ -204,7 +324,10 @@ def fit_thresholds(
     base: CardClassifier,
     crops: Sequence[Sequence[np.ndarray]],
     protos: Sequence[np.ndarray],
-    views: int = 3,
+    nulls: np.ndarray | None = None,
+    pixel_weight: float = 0.0,
+    partial: bool = True,
+    views: int = 8,
     seed: int = 0,
     scenes: int = 60,
 ) -> dict[str, float]:
@@ -231,11 +354,21 @@ def fit_thresholds(
     more, more_truth = scene_crops(faces, scenes, seed + 100, base.input_size)
     shots += more
     truth += more_truth
-    emb = embed_images(base, shots)
+    emb = describe(base, shots, pixel_weight)
     scores = np.stack([(emb @ p.T).max(axis=1) for p in protos], axis=1)
-    if scores.shape[1] < 2:
-        scores = np.concatenate([scores, np.zeros_like(scores)], axis=1)
-    return choose_thresholds(scores, np.array(truth), max_false=0.001)
+    truth_arr = np.array(truth)
+    null = None if nulls is None else (emb @ nulls.T).max(axis=1)
+    # Leave one out: a card's captures scored without its own prototypes stand for a card
+    # of the same design the user did not enrol, which must come out unknown.
+    # (Only when some catalogue cards are left out: otherwise no such card exists.)
+    own = np.flatnonzero(truth_arr[: len(crops) * views] >= 0) if partial else np.arange(0)
+    others = scores[own].copy()
+    others[np.arange(own.size), truth_arr[own]] = -1.0
+    scores = np.concatenate([scores, others])
+    truth_arr = np.concatenate([truth_arr, np.full(own.size, NEGATIVE)])
+    if null is not None:
+        null = np.concatenate([null, null[own]])
+    return choose_thresholds(scores, truth_arr, max_false=0.001, null=null)
 
 
 def _base_back(base: CardClassifier) -> np.ndarray | None:

@@ -17,6 +17,8 @@ import numpy as np
 
 from engine.board import Location
 from engine.cards import ALL_IDS
+from vision import calibrate
+from vision.calibrate import Calibration
 from vision.scanner import TableReading
 from vision.synth.cards import FACE_DOWN
 from vision.synth.scene import FOREIGN, SceneOptions, SceneTruth, render
@@ -80,6 +82,18 @@ def random_layout(
     return layout
 
 
+def _draw(
+    rng: random.Random, hands: float, objects: float
+) -> tuple[dict[str, list[str]], tuple[str, ...], tuple[str, ...]]:
+    """A scene's layout and the locations a hand and an object cover."""
+    layout = random_layout(rng)
+    names = [loc.value for loc in Location]
+    covered = tuple(rng.sample(names, 1)) if rng.random() < hands else ()
+    spare = [n for n in names if n not in covered]
+    objs = tuple(rng.sample(spare, 1)) if rng.random() < objects else ()
+    return layout, covered, objs
+
+
 def scenes(
     count: int,
     style: str,
@@ -91,13 +105,31 @@ def scenes(
     """``count`` held-out frames: random layouts, poses, light; hands and objects at times."""
     for i in range(count):
         rng = random.Random(seed + i)
-        layout = random_layout(rng)
-        names = [loc.value for loc in Location]
-        covered = tuple(rng.sample(names, 1)) if rng.random() < hands else ()
-        spare = [n for n in names if n not in covered]
-        objs = tuple(rng.sample(spare, 1)) if rng.random() < objects else ()
+        layout, covered, objs = _draw(rng, hands, objects)
         options = SceneOptions(style=style, photo_dir=photo_dir, hands=covered, objects=objs)
         yield render(layout, rng, options)
+
+
+def clear_view(
+    index: int,
+    style: str,
+    seed: int = HELD_OUT_SEED,
+    hands: float = 0.25,
+    objects: float = 0.05,
+    photo_dir: Path | None = None,
+) -> np.ndarray:
+    """Scene ``index`` of :func:`scenes` (same arguments) with no hand or object over the
+    table: the same camera pose and layout, as the fixed camera saw it a moment before."""
+    rng = random.Random(seed + index)
+    layout, _covered, _objs = _draw(rng, hands, objects)
+    return render(layout, rng, SceneOptions(style=style, photo_dir=photo_dir))[0]
+
+
+def device_calibration(frame: np.ndarray, clear: Callable[[], np.ndarray]) -> Calibration | None:
+    """The calibration a device scanning ``frame`` holds: the markers found in the frame,
+    else (a hand covers one) those found in the clear view it calibrated from earlier.
+    Never the scene's true calibration."""
+    return calibrate.detect(frame) or calibrate.detect(clear())
 
 
 def score(reading: TableReading, truth: SceneTruth, tally: Tally) -> None:

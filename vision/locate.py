@@ -274,21 +274,44 @@ def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> 
     return out
 
 
+def mask_centre(ev: Evidence, view: View, base: tuple[float, float], angle: float) -> float | None:
+    """Offset (mm from ``base``, along the bottom edge) of the middle of the foreground run
+    just above the bottom edge, when that run is about a card wide; else None."""
+    c, s = math.cos(angle), math.sin(angle)
+    us = np.arange(-45, 45.01, 1.0)[None, :]
+    ts = np.array([4.0, 6.0, 8.0, 10.0])[:, None]
+    on = _sample(
+        ev.mask.astype(np.uint8), view, base[0] + us * c + ts * s, base[1] + us * s - ts * c
+    )
+    mids = []
+    for row in on > 0:
+        for a, b in runs(row, 2):
+            if a <= 45 < b and abs((b - a) - CARD_W_MM) <= 6:
+                mids.append((a + b - 1) / 2 - 45)
+    return float(np.median(mids)) if len(mids) >= 2 else None
+
+
 def side_position(
-    ev: Evidence, view: View, base: tuple[float, float], angle: float, guess: float
+    ev: Evidence,
+    view: View,
+    base: tuple[float, float],
+    angle: float,
+    guess: float,
+    reach: float = 12.0,
 ) -> float:
     """Where along the bottom edge the card's centre lies: the offset (mm from ``base``)
     whose two sides, a card's width apart, show the strongest edges just above the bottom
     corners (only the top card is there: older cards end a cascade step higher)."""
     c, s = math.cos(angle), math.sin(angle)
-    us = np.arange(guess - 12, guess + 12.01, 0.5)[:, None]  # placement offsets fit in
+    us = np.arange(guess - reach, guess + reach + 0.01, 0.5)[:, None]
     ts = np.arange(2.5, 11.6, 1.0)[None, :]
-    score = np.zeros(us.shape[0], np.float32)
+    score = np.ones(us.shape[0], np.float32)
     for side in (-CARD_W_MM / 2, CARD_W_MM / 2):
         x = base[0] + (us + side) * c + ts * s
         y = base[1] + (us + side) * s - ts * c
         strength = np.abs(_sample(ev.gx, view, x, y) * c + _sample(ev.gy, view, x, y) * s)
-        score += strength.mean(axis=1)
+        # Both sides must show an edge: one strong printed line inside the card is not a side.
+        score *= strength.mean(axis=1)
     return float(us[int(score.argmax()), 0])
 
 
@@ -367,7 +390,9 @@ def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray 
     yb, angle = refine_bottom(ev, view, xc, yb, angle)
     if abs(angle) > math.radians(8):
         return None, "ragged bottom edge"
-    u = side_position(ev, view, (xc, yb), angle, 0.0)
+    guess = mask_centre(ev, view, (xc, yb), angle)
+    # Placement offsets fit in ±12 mm; the mask's own run, when card-wide, narrows that.
+    u = side_position(ev, view, (xc, yb), angle, guess or 0.0, 12.0 if guess is None else 4.0)
     px, py = xc + u * math.cos(angle), yb + u * math.sin(angle)
     cx, cy = px + CARD_H_MM / 2 * math.sin(angle), py - CARD_H_MM / 2 * math.cos(angle)
     quad = card_quad(cx, cy, angle)
@@ -471,7 +496,17 @@ def find_card(img: np.ndarray, min_share: float = 0.15) -> np.ndarray | None:
         return None
     quad = _order_corners(cv2.boxPoints(cv2.minAreaRect(biggest)).astype(np.float32))
     ratio = np.linalg.norm(quad[1] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
-    return quad if 0.55 <= ratio <= 0.9 else None
+    return quad if 0.55 <= ratio <= 0.9 and not _printed_outside(mask, biggest) else None
+
+
+def _printed_outside(mask: np.ndarray, region: np.ndarray) -> bool:
+    """True when much unlike the border lies outside ``region``: a card's name and value
+    printed on a plain margin around its art, so the photo is the card itself (a table
+    around a card shows little there)."""
+    inside = np.zeros_like(mask)
+    cv2.drawContours(inside, [region], -1, 1, thickness=-1)
+    inside = cv2.dilate(inside, np.ones((9, 9), np.uint8))
+    return int((mask & (1 - inside)).sum()) > 0.02 * mask.size
 
 
 def card_image(img: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:

@@ -60,28 +60,35 @@ def write_training(
         if cpu_minutes is None
         else f" and {cpu_minutes:.1f} CPU-minutes in all (about "
         f"{cpu_minutes / 2:.0f} minutes on two cores of its own)",
-        open_set=OPEN_SET.format(
-            min_score=chosen["min_score"],
-            min_margin=chosen["min_margin"],
-            accepted=100 * chosen["accepted"],
-            false=100 * chosen["false"],
-        ),
+        open_set=open_set_text(args.out),
         measured=f"{START}\n{_measured_section(path)}\n{END}",
     )
     path.write_text(text)
 
 
-def write_thresholds(chosen: dict[str, float]) -> None:
-    """Rewrite the open-set paragraph after ``python -m vision.train --calibrate-only``."""
+def open_set_text(model_path: Path | None = None) -> str:
+    """The open-set section, from the thresholds stored in the model file itself."""
+    import onnx
+
+    model = onnx.load(str(model_path or default_model_path()), load_external_data=False)
+    meta = {p.key: p.value for p in model.metadata_props}
+    return OPEN_SET.format(
+        min_score=meta["min_score"],
+        min_margin=meta["min_margin"],
+        min_back=meta.get("min_back", "?"),
+        min_likeness=meta.get("min_back_likeness", "?"),
+        accepted=100 * float(meta.get("calibration_accepted", "nan")),
+        false=100 * float(meta.get("calibration_false", "nan")),
+    )
+
+
+def write_thresholds(model_path: Path | None = None) -> None:
+    """Rewrite the open-set section from the model file's metadata (after training or
+    ``python -m vision.train --calibrate-only``), so the card never disagrees with it."""
     path = card_path()
     text = re.sub(
-        r"## Open set\n.*?(?=\n## )",
-        lambda _m: OPEN_SET.format(
-            min_score=chosen["min_score"],
-            min_margin=chosen["min_margin"],
-            accepted=100 * chosen["accepted"],
-            false=100 * chosen["false"],
-        ).rstrip("\n"),
+        r"## Open set\n.*?(?=## )",
+        lambda _m: open_set_text(model_path),
         path.read_text(),
         flags=re.S,
     )
@@ -100,11 +107,20 @@ def write_measured(body: str) -> None:
 
 OPEN_SET = """## Open set
 
-The answer is *unknown* unless the best score is at least **{min_score}** and beats the
-runner-up by at least **{min_margin}**. These thresholds were chosen on held-out crops
-(new seeds: card captures, hands over cards, bare table, another game's cards, other
-objects) as the loosest pair naming a wrong card for at most 0.1% of the crops; on that
-set they accepted {accepted:.1f}% of card crops with {false:.2f}% of crops misnamed.
+The answer is *unknown* unless the best score is at least **{min_score}** and beats both
+the runner-up card and the *null* by at least **{min_margin}**. The null is the head's
+similarity to bare table, another game's cards and other objects: the embedder maps
+them all to one place, so a crop close to it names no card. These thresholds (stored
+in the model's metadata, which this section is generated from) were chosen on held-out
+crops (new seeds: card captures, top cards cut by the locator from generated scenes,
+hands over cards, bare table, another game's cards, other objects) as the loosest pair
+naming a wrong card for at most 0.1% of the crops; on that set they accepted
+{accepted:.1f}% of card crops with {false:.2f}% of crops misnamed.
+
+A card reads *face down* when its card-back score beats every card and is at least
+**{min_back}**, and its pixels (16×22, band-passed, per channel normalised) correlate
+with the back's by at least **{min_likeness}**: another game's plain card lies close to
+the back in the embedding, never in its picture.
 
 """
 

@@ -102,6 +102,11 @@ class TableScanner:
             self._scans = 1  # the next look is a full interval away
         return found is not None
 
+    def keep(self, calibration: Calibration | None) -> None:
+        """Hold ``calibration`` as if the last look had found it (None: uncalibrated)."""
+        self._view = View(calibration) if calibration else None
+        self._scans = 1
+
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:
         due = self._scans % self.redetect_every == 0
         if not self._fixed and (self._view is None or due):

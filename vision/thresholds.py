@@ -10,28 +10,51 @@ import numpy as np
 NEGATIVE = -1  # truth label of a crop that shows no enrolled card
 
 
+SCORES = np.round(np.arange(0.2, 0.99, 0.01), 2)
+MARGINS = np.round(np.arange(0.0, 0.6, 0.01), 2)
+
+
 def choose_thresholds(
-    scores: np.ndarray, truth: np.ndarray, max_false: float = 0.002
+    scores: np.ndarray,
+    truth: np.ndarray,
+    max_false: float = 0.002,
+    null: np.ndarray | None = None,
 ) -> dict[str, float]:
-    """The loosest (min_score, min_margin) whose false accepts stay under ``max_false``."""
+    """The loosest (min_score, min_margin) whose false accepts stay under ``max_false``.
+
+    The margin is over the runner-up card or ``null`` (each crop's null score), whichever
+    is closer, as :func:`vision.classifier.postprocess` takes it. When no pair keeps false
+    accepts that rare (a tiny enrolled set can sit close to the null), the pair with the
+    fewest false accepts is chosen, then the one accepting most: never "accept nothing".
+    """
     top = np.sort(scores, axis=1)
-    best, margin = top[:, -1], top[:, -1] - top[:, -2]
-    guess = scores.argmax(axis=1)
-    wrong = (truth == NEGATIVE) | (guess != truth)
-    result = {"min_score": 1.0, "min_margin": 1.0, "accepted": 0.0, "false": 0.0}
-    for s in np.arange(0.2, 0.95, 0.01):
-        for m in np.arange(0.0, 0.3, 0.01):
-            ok = (best >= s) & (margin >= m)
-            false = float((ok & wrong).sum()) / len(truth)
-            correct = float((ok & ~wrong).sum()) / max(1, int((~wrong).sum()))
-            if false <= max_false and correct > result["accepted"]:
-                result = {
-                    "min_score": round(float(s), 2),
-                    "min_margin": round(float(m), 2),
-                    "accepted": correct,
-                    "false": false,
-                }
-    return result
+    best = top[:, -1]
+    rival = top[:, -2] if scores.shape[1] > 1 else np.zeros_like(best)
+    if null is not None:
+        rival = np.maximum(rival, null)
+    margin = best - rival
+    wrong = (truth == NEGATIVE) | (scores.argmax(axis=1) != truth)
+    ok = (best[None, None, :] >= SCORES[:, None, None]) & (
+        margin[None, None, :] >= MARGINS[None, :, None]
+    )
+    false = (ok & wrong).sum(axis=2) / len(truth)
+    correct = (ok & ~wrong).sum(axis=2) / max(1, int((~wrong).sum()))
+    feasible = false <= max_false
+    # Infeasible everywhere: the fewest false accepts first, then the most accepted.
+    key = np.where(feasible, correct, -1.0) if feasible.any() else correct - 1000.0 * false
+    i, j = np.unravel_index(int(np.argmax(key)), key.shape)
+    return {
+        "min_score": float(SCORES[i]),
+        "min_margin": float(MARGINS[j]),
+        "accepted": float(correct[i, j]),
+        "false": float(false[i, j]),
+    }
+
+
+def likeness_bar(backs: np.ndarray, others: np.ndarray) -> float:
+    """The card-back likeness bar: just above every non-back crop's likeness, unless that
+    would refuse more than one real back in fifty."""
+    return round(min(float(others.max()) + 0.02, float(np.percentile(backs, 2))), 3)
 
 
 def scene_crops(

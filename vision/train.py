@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.cards import ALL_IDS
 from vision.classifier import MODEL_NAME, CardClassifier, default_model_path
-from vision.enroll import attach_head, save
+from vision.enroll import attach_head, back_check, null_crops, save
 from vision.synth import cards as synth_cards
 from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views
 from vision.thresholds import choose_thresholds, scene_crops
@@ -224,6 +224,7 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     back = _embed(
         session, [capture(back_face, rng, clean=True)] + [capture(back_face, rng) for _ in range(8)]
     )
+    nulls = _embed(session, null_crops(seed + 23))
     crops, truth = calibration_set(photo_dir, seed)
     for k, style in enumerate(("photo", "classic")):
         faces = {cid: synth_cards.card_face(cid, style, photo_dir) for cid in ALL_IDS}
@@ -234,17 +235,22 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
         truth += more_truth
     emb = _embed(session, crops)
     scores = np.stack([(emb @ p.T).max(axis=1) for p in protos], axis=1)
+    null = (emb @ (nulls / np.linalg.norm(nulls, axis=1, keepdims=True)).T).max(axis=1)
     # Card backs are handled by the ``special`` output; calibrate on card faces only.
-    chosen = choose_thresholds(scores, np.array(truth), max_false=MAX_FALSE)
+    chosen = choose_thresholds(scores, np.array(truth), max_false=MAX_FALSE, null=null)
     chosen["min_back"] = back_bar(session, emb, back, np.array(truth), seed)
     meta = {
         "min_score": str(chosen["min_score"]),
         "min_margin": str(chosen["min_margin"]),
         "min_back": str(chosen["min_back"]),
+        "calibration_accepted": f"{chosen['accepted']:.4f}",
+        "calibration_false": f"{chosen['false']:.5f}",
         "embedder": MODEL_NAME,
         "head": "default: printed-card photos + classic drawings",
+        **back_check([capture(back_face, random.Random(seed), clean=True)]),
     }
-    save(attach_head(onnx.load(str(embedder_path)), ALL_IDS, protos, back, meta), out)
+    model = attach_head(onnx.load(str(embedder_path)), ALL_IDS, protos, back, meta, nulls)
+    save(model, out)
     CardClassifier(out)  # fails loudly if labels and outputs disagree
     return chosen
 
@@ -290,7 +296,7 @@ def recalibrate(args: argparse.Namespace) -> int:
     onnx.save(strip_head(onnx.load(str(args.out))), str(bare))
     chosen = build_default(bare, args.photos, args.seed, args.out)
     bare.unlink()
-    write_thresholds(chosen)
+    write_thresholds(args.out)
     print(f"rebuilt the head of {args.out}; thresholds {chosen}")
     return 0
 

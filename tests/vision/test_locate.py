@@ -71,3 +71,19 @@ def test_card_found_in_a_photo_of_one_card() -> None:
     assert quad is not None
     assert np.abs(quad - [[120, 100], [372, 100], [372, 452], [120, 452]]).max() < 6
     assert locate.card_image(photo).shape == (88, 64, 3)
+
+
+def test_a_card_image_with_plain_margins_is_the_card_itself() -> None:
+    # Art on a plain margin looks like a card on a table; the printed name says otherwise.
+    face = cards.card_face("judge", "modern")
+    assert locate.find_card(face) is None
+    assert np.array_equal(
+        locate.card_image(face),
+        locate.warp_card(
+            face,
+            np.array(
+                [[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]], [0, face.shape[0]]],
+                np.float32,
+            ),
+        ),
+    )
