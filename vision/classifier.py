@@ -171,7 +171,13 @@ class CardClassifier:
         out = self.run(crops)
         likeness = None
         if self.back_template is not None:
-            likeness = back_features(crops) @ self.back_template
+            # Only crops that could read face down need the (small) pixel comparison.
+            likeness = np.full(len(crops), np.inf, np.float32)
+            back = out["special"][:, 0]
+            maybe = np.flatnonzero((back >= self.min_back) & (back > out["scores"].max(axis=1)))
+            if maybe.size:
+                feats = back_features([crops[i] for i in maybe])
+                likeness[maybe] = feats @ self.back_template
         return postprocess(
             out["scores"],
             out["special"],

@@ -35,6 +35,7 @@ class Column:
     depth: int = 0
     quad_mm: np.ndarray | None = None  # top card corners TL, TR, BR, BL (play-area mm)
     reason: str = ""
+    alternatives: tuple[tuple[np.ndarray, int], ...] = ()  # other (outline, depth) to try
 
 
 def warp_card(
@@ -378,29 +379,42 @@ def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
     return shares[0] > 0.5 and max(shares[1:]) > 0.5
 
 
-def top_card(ev: Evidence, view: View, xc: float, end: int) -> tuple[np.ndarray | None, str]:
-    """The top card's outline (mm) from the bottom of its stack, or None and why not."""
+def top_card(
+    ev: Evidence, view: View, xc: float, end: int
+) -> tuple[np.ndarray | None, str, list[np.ndarray]]:
+    """The top card's outline (mm) from the bottom of its stack, or None and why not; and
+    other plausible outlines (the classifier picks among them)."""
     edge = bottom_edge(ev.mask, view, xc, end)
     if edge is None:
-        return None, "no bottom edge"
+        return None, "no bottom edge", []
     yb, angle = edge[0] * xc + edge[1], math.atan(edge[0])
     if abs(angle) > math.radians(12):  # the mask's bottom is not a card's: start level
         yb, angle = float(view.mm(end, 1)), 0.0
     # A dark card's bottom can fade into a dark table: the edge itself says where it is.
+    mask_yb, mask_angle = yb, angle
     yb, angle = refine_bottom(ev, view, xc, yb, angle)
     if abs(angle) > math.radians(8):
-        return None, "ragged bottom edge"
+        return None, "ragged bottom edge", []
+    quad = outline(ev, view, xc, yb, angle)
+    if _spills(ev, view, quad, angle):
+        return None, "something covers the card and spills past its edges", []
+    if _share(ev.mask, view, quad) < 0.75:
+        return None, "the outline is not filled like a card", []
+    others = []
+    if mask_yb - yb > 4 and abs(mask_angle) <= math.radians(8):
+        # A printed line across the card's foot can outshine a soft bottom edge.
+        others.append(outline(ev, view, xc, mask_yb, mask_angle))
+    return quad, "", others
+
+
+def outline(ev: Evidence, view: View, xc: float, yb: float, angle: float) -> np.ndarray:
+    """The card outline (mm) whose bottom edge passes (xc, yb) at ``angle``."""
     guess = mask_centre(ev, view, (xc, yb), angle)
     # Placement offsets fit in ±12 mm; the mask's own run, when card-wide, narrows that.
     u = side_position(ev, view, (xc, yb), angle, guess or 0.0, 12.0 if guess is None else 4.0)
     px, py = xc + u * math.cos(angle), yb + u * math.sin(angle)
     cx, cy = px + CARD_H_MM / 2 * math.sin(angle), py - CARD_H_MM / 2 * math.cos(angle)
-    quad = card_quad(cx, cy, angle)
-    if _spills(ev, view, quad, angle):
-        return None, "something covers the card and spills past its edges"
-    if _share(ev.mask, view, quad) < 0.75:
-        return None, "the outline is not filled like a card"
-    return quad, ""
+    return card_quad(cx, cy, angle)
 
 
 def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_MM) -> int:
@@ -426,7 +440,7 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
     core = ev.mask[:, view.px(xc - 24, 0) : view.px(xc + 24, 0)]
     found = [
         r
-        for r in runs(card_rows(core, int(3 * s)), int(3 * s))
+        for r in runs(card_rows(core, int(3 * s)), int(8 * s))
         if r[1] - r[0] >= 12 * s and view.mm(r[1], 1) > STACK_START_MM
     ]
     if not found or view.mm(found[0][0], 1) > STACK_START_MM + CARD_H_MM:
@@ -437,10 +451,11 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
         return Column("occluded", reason="something reaches off the play area")
     if (end - start) / s < 80:
         return Column("occluded", reason="not shaped like a stack")
-    quad, why = top_card(ev, view, xc, end)
+    quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column("occluded", reason=why)
-    return Column("stack", stack_depth(top_mm, float(quad[:2, 1].mean())), quad)
+    alternatives = tuple((q, stack_depth(top_mm, float(q[:2, 1].mean()))) for q in others)
+    return Column("stack", stack_depth(top_mm, float(quad[:2, 1].mean())), quad, "", alternatives)
 
 
 def evidence(frame: np.ndarray, view: View) -> Evidence:

@@ -9,7 +9,7 @@ calibration is never replaced.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -119,11 +119,20 @@ class TableScanner:
         if self._view is None:
             return uncalibrated()
         columns = locate(frame, self._view)
-        stacks = [i for i, c in enumerate(columns) if c.state == "stack"]
-        crops = [self.crop(frame, columns[i]) for i in stacks]
+        tries = [
+            (i, column, depth)
+            for i, c in enumerate(columns)
+            if c.state == "stack"
+            for column, depth in ((c.quad_mm, c.depth), *c.alternatives)
+        ]
+        crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
         idents: list[Identification | None] = [None] * len(columns)
-        for i, ident in zip(stacks, self.classifier.identify(crops), strict=True):
-            idents[i] = ident
+        for (i, _quad, depth), ident in zip(tries, self.classifier.identify(crops), strict=True):
+            # Among a column's outlines keep the one named with the widest margin (the
+            # locator's first guess wins ties and stays when none is named).
+            if idents[i] is None or _better(ident, idents[i]):
+                idents[i] = ident
+                columns[i] = replace(columns[i], depth=depth)
         out = {
             loc.value: reading(c, ident)
             for loc, c, ident in zip(Location, columns, idents, strict=True)
@@ -132,6 +141,19 @@ class TableScanner:
 
     def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
         """The canonical image of a column's top card, cut straight from the frame."""
-        assert self._view is not None and column.quad_mm is not None
-        quad_px = self._view.calibration.to_pixels(column.quad_mm)
+        assert column.quad_mm is not None
+        return self.crop_quad(frame, column.quad_mm)
+
+    def crop_quad(self, frame: np.ndarray, quad_mm: np.ndarray) -> np.ndarray:
+        """The canonical image of the card outlined by ``quad_mm`` (play-area mm)."""
+        assert self._view is not None
+        quad_px = self._view.calibration.to_pixels(quad_mm)
         return warp_card(frame, quad_px, self.classifier.input_size)
+
+
+def _better(new: Identification, old: Identification) -> bool:
+    """True when ``new`` names a card and ``old`` does not, or both do and ``new`` by a
+    wider margin."""
+    if new.card is None:
+        return False
+    return old.card is None or new.margin > old.margin
