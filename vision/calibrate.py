@@ -111,8 +111,19 @@ def _detector() -> cv2.aruco.ArucoDetector:
 
 
 def find_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
-    """Detected contract markers: id → its four corner pixels (4, 2)."""
+    """Detected contract markers: id → its four corner pixels (4, 2).
+
+    When one is missing, looks again on a locally equalised image: a lamp's glare or a
+    dim corner flattens a marker's contrast below the detector's thresholds."""
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = _markers(gray)
+    if len(found) < len(MARKER_IDS):
+        equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(gray)
+        found = {**_markers(equalised), **found}
+    return found
+
+
+def _markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     corners, ids, _rejected = _detector().detectMarkers(gray)
     found: dict[int, np.ndarray] = {}
     for quad, marker in zip(corners, [] if ids is None else ids.ravel(), strict=False):
