@@ -272,6 +272,7 @@ def enroll(
     if back_crops:
         back = describe(base, with_views(back_crops, views), a)
         keep.update(back_check(back_crops))
+        keep["min_back"] = str(back_bar(base, back_crops, back, a))
     else:
         back = _base_back(base)
         if back is not None and a > 0:
@@ -296,6 +297,20 @@ def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
 
     rng = random.Random(seed)
     return [capture(None, rng, kind) for kind in NULL_KINDS for _ in range(per_kind)]
+
+
+def back_bar(
+    base: CardClassifier, back_crops: Sequence[np.ndarray], back: np.ndarray, a: float
+) -> float:
+    """The card-back score bar: met by nine in ten simulated captures of the back (the
+    pixel check, not this bar, keeps other games' cards out)."""
+    from vision.synth.crops import capture
+
+    rng = random.Random(11)
+    shots = [capture(back_crops[k % len(back_crops)], rng) for k in range(60)]
+    unit = back / (np.linalg.norm(back, axis=1, keepdims=True) + 1e-8)
+    got = (describe(base, shots, a) @ unit.T).max(axis=1)
+    return round(float(np.percentile(got, 10)), 3)
 
 
 def back_check(back_crops: Sequence[np.ndarray], seed: int = 3) -> dict[str, str]:
