@@ -426,6 +426,37 @@ def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_M
     return 1 + max(0, round((card_top_mm - top_mm) / cascade_mm))
 
 
+def cascade_depth(
+    ev: Evidence, view: View, xc: float, top_mm: float, card_top_mm: float
+) -> int:
+    """Cards in a stack, from the older cards' top edges between where the stack starts
+    and where its top card starts: the count (±1 of the ~14 mm estimate) whose evenly
+    spaced edges stand out most from the rows halfway between them. People cascade
+    anywhere from 12 to 16 mm, so on a deep stack the plain estimate can be one off."""
+    first = stack_depth(top_mm, card_top_mm)
+    span = card_top_mm - top_mm
+    ys = np.arange(top_mm - 3, card_top_mm + 3, 0.5)
+    xs = np.arange(xc - 12, xc + 12.1, 2.0)
+    grid_x, grid_y = np.meshgrid(xs, ys)
+    profile = np.abs(_sample(ev.gy, view, grid_x, grid_y)).mean(axis=1)
+    best, best_score = first, -np.inf
+    for n in (first - 1, first, first + 1):
+        if n < 3 or not 11.0 <= span / (n - 1) <= 17.0:
+            continue
+        step = span / (n - 1)
+        edges = top_mm + step * np.arange(1, n - 1)
+        score = _peaks(profile, ys, edges, 2.0) - _peaks(profile, ys, edges + step / 2, 2.0)
+        if score > best_score + (0.0 if n == first else 2.0):
+            best, best_score = n, score
+    return best
+
+
+def _peaks(profile: np.ndarray, ys: np.ndarray, at: np.ndarray, reach: float) -> float:
+    """Mean over ``at`` of the profile's highest value within ``reach`` mm."""
+    near = np.abs(ys[None, :] - at[:, None]) <= reach
+    return float(np.where(near, profile[None, :], 0.0).max(axis=1).mean())
+
+
 def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
     """Rows of a column's core that a card spans: foreground at both ends of the row and
     over a good part of it (glare can punch holes in the middle of a card)."""
@@ -454,8 +485,11 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column("occluded", reason=why)
-    alternatives = tuple((q, stack_depth(top_mm, float(q[:2, 1].mean()))) for q in others)
-    return Column("stack", stack_depth(top_mm, float(quad[:2, 1].mean())), quad, "", alternatives)
+    def depth(q: np.ndarray) -> int:
+        return cascade_depth(ev, view, float(q[:, 0].mean()), top_mm, float(q[:2, 1].mean()))
+
+    alternatives = tuple((q, depth(q)) for q in others)
+    return Column("stack", depth(quad), quad, "", alternatives)
 
 
 def evidence(frame: np.ndarray, view: View) -> Evidence:
