@@ -268,8 +268,11 @@ class Evidence:
 
 def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
     """Nearest-pixel values of a view image at millimetre points (0 outside)."""
-    xi, yi = view.px_array(x_mm, 0), view.px_array(y_mm, 1)
+    xi = np.rint((x_mm - view.x0) * view.scale).astype(np.intp)
+    yi = np.rint((y_mm - view.y0) * view.scale).astype(np.intp)
     ok = (xi >= 0) & (xi < img.shape[1]) & (yi >= 0) & (yi < img.shape[0])
+    if ok.all():  # the usual case, and much cheaper than masked indexing
+        return img[yi, xi].astype(np.float32)
     out = np.zeros(x_mm.shape, np.float32)
     out[ok] = img[yi[ok], xi[ok]]
     return out
@@ -281,15 +284,14 @@ def mask_centre(ev: Evidence, view: View, base: tuple[float, float], angle: floa
     c, s = math.cos(angle), math.sin(angle)
     us = np.arange(-45, 45.01, 1.0)[None, :]
     ts = np.array([4.0, 6.0, 8.0, 10.0])[:, None]
-    on = _sample(
-        ev.mask.astype(np.uint8), view, base[0] + us * c + ts * s, base[1] + us * s - ts * c
-    )
-    mids = []
-    for row in on > 0:
-        for a, b in runs(row, 2):
-            if a <= 45 < b and abs((b - a) - CARD_W_MM) <= 6:
-                mids.append((a + b - 1) / 2 - 45)
-    return float(np.median(mids)) if len(mids) >= 2 else None
+    on = _sample(ev.mask, view, base[0] + us * c + ts * s, base[1] + us * s - ts * c) > 0
+    # Close gaps of up to 2 mm, then walk out from the middle to the first table pixel.
+    on = cv2.morphologyEx(on.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)) > 0
+    right = _first_false(on[:, 45:], axis=1)
+    left = _first_false(on[:, 45::-1], axis=1)
+    width = left + right - 1
+    ok = on[:, 45] & (np.abs(width - CARD_W_MM) <= 6)
+    return float(np.median((right - left)[ok] / 2)) if ok.sum() >= 2 else None
 
 
 def side_position(
