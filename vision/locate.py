@@ -390,7 +390,7 @@ def top_card(
     if edge is None:
         return None, "no bottom edge", []
     yb, angle = edge[0] * xc + edge[1], math.atan(edge[0])
-    if abs(angle) > math.radians(12):  # the mask's bottom is not a card's: start level
+    if abs(angle) > math.radians(7):  # cards lie within ±5°: this bottom is not a card's
         yb, angle = float(view.mm(end, 1)), 0.0
     # A dark card's bottom can fade into a dark table: the edge itself says where it is.
     mask_yb, mask_angle = yb, angle
