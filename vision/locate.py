@@ -393,20 +393,25 @@ def top_card(
     if abs(angle) > math.radians(7):  # cards lie within ±5°: this bottom is not a card's
         yb, angle = float(view.mm(end, 1)), 0.0
     # A dark card's bottom can fade into a dark table: the edge itself says where it is.
-    mask_yb, mask_angle = yb, angle
-    yb, angle = refine_bottom(ev, view, xc, yb, angle)
-    if abs(angle) > math.radians(8):
-        return None, "ragged bottom edge", []
-    quad = outline(ev, view, xc, yb, angle)
-    if _spills(ev, view, quad, angle):
-        return None, "something covers the card and spills past its edges", []
-    if _share(ev.mask, view, quad) < 0.75:
-        return None, "the outline is not filled like a card", []
-    others = []
-    if mask_yb - yb > 4 and abs(mask_angle) <= math.radians(8):
-        # A printed line across the card's foot can outshine a soft bottom edge.
-        others.append(outline(ev, view, xc, mask_yb, mask_angle))
-    return quad, "", others
+    # But a printed line across the card's foot can outshine a soft bottom edge, so the
+    # mask's own bottom stays a candidate when it lies lower.
+    bottoms = [refine_bottom(ev, view, xc, yb, angle)]
+    if yb - bottoms[0][0] > 4 and abs(angle) <= math.radians(8):
+        bottoms.append((yb, angle))
+    reasons, quads = [], []
+    for bottom, slope in bottoms:
+        quad = outline(ev, view, xc, bottom, slope)
+        if abs(slope) > math.radians(8):
+            reasons.append("ragged bottom edge")
+        elif _spills(ev, view, quad, slope):
+            reasons.append("something covers the card and spills past its edges")
+        elif _share(ev.mask, view, quad) < 0.75:
+            reasons.append("the outline is not filled like a card")
+        else:
+            quads.append(quad)
+    if not quads:
+        return None, reasons[0], []
+    return quads[0], "", quads[1:]
 
 
 def outline(ev: Evidence, view: View, xc: float, yb: float, angle: float) -> np.ndarray:
