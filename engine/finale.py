@@ -363,7 +363,8 @@ def apply(table: Table, option: Option, rng: random.Random | None = None) -> Tab
         if cid not in seat.hand:
             raise FinaleError(f"{option.label}: {cid} is not in {seat.name}'s hand")
     hand = [c for c in seat.hand if c not in option.banish]
-    table = replace(table, banished=table.banished + option.banish)
+    if option.banish:  # most options banish nothing: no copy of the table then
+        table = replace(table, banished=table.banished + option.banish)
     table, gained = _take(table, option, rng)
     seat = replace(seat, hand=(*hand, *gained), helium=seat.helium + option.helium)
     seat = _token_bonus(seat, option.bonus)
@@ -404,6 +405,8 @@ def _random_banished(table: Table, option: Option, rng: random.Random | None) ->
 
 def _take_from_pile(table: Table, cards: Sequence[str],
                     option: Option) -> tuple[Table, tuple[str, ...]]:
+    if not cards:
+        return table, ()
     pile = list(table.banished)
     for cid in cards:
         if cid not in pile:

@@ -525,8 +525,12 @@ _CLAUSE_TEXT = {cid: tuple((f"{CARDS[cid].name}: ", f" ({cl.text.rstrip('.')})")
                            for cl in clauses) for cid, clauses in CLAUSES.items()}
 
 
+def _core(ids: Sequence[str]) -> int:
+    return sum(CARDS[c].core for c in ids)
+
+
 def _card_rows(hand: Hand, values: Sequence[int]) -> tuple[Row, Row]:
-    core = sum(CARDS[c].core for c in hand.ids)
+    core = _core(hand.ids)
     core_line = ", ".join(_CORE_TEXT[c] for c in hand.ids)
     texts = [t for cid in hand.ids for t in _CLAUSE_TEXT[cid]]
     lines = tuple(f"{head}{pts:+d}{tail}" for (head, tail), pts in zip(texts, values,
@@ -566,20 +570,28 @@ def influence_points(values: Sequence[int], neutral: int = 0) -> tuple[int, ...]
     return tuple(v * INFLUENCE_RATES[min(ranked.index(v), last)] for v in values)
 
 
+def _token_points(seat: Seat, influence: int) -> tuple[int, int, int, int, int]:
+    """Fleet, Helium, Sovereignty, Influence and excess-card points, in scorepad order."""
+    excess = 0 if seat.automa is not None else max(0, len(seat.hand) - HAND_LIMIT)
+    return (FLEET_POINTS[seat.fleet], HELIUM_POINTS * seat.helium,
+            SOVEREIGN_POINTS if seat.sovereign else 0, influence, -EXCESS_PENALTY * excess)
+
+
 def _token_rows(seat: Seat, influence: int, rank_line: str) -> list[Row]:
+    fleet, helium, sovereignty, influence, excess = _token_points(seat, influence)
     rows = [
-        Row(Step.FLEET, FLEET_POINTS[seat.fleet], (f"position {seat.fleet}",)),
-        Row(Step.HELIUM, HELIUM_POINTS * seat.helium, (f"{seat.helium} Helium × 3",)),
-        Row(Step.SOVEREIGNTY, SOVEREIGN_POINTS if seat.sovereign else 0,
+        Row(Step.FLEET, fleet, (f"position {seat.fleet}",)),
+        Row(Step.HELIUM, helium, (f"{seat.helium} Helium × 3",)),
+        Row(Step.SOVEREIGNTY, sovereignty,
             ("holds the Sovereign token",) if seat.sovereign else ()),
         Row(Step.INFLUENCE, influence, (rank_line,)),
     ]
     if seat.automa is None:
-        excess = max(0, len(seat.hand) - HAND_LIMIT)
-        line = (f"{excess} card(s) past the 7th",) if excess else ()
-        rows.append(Row(Step.EXCESS_CARDS, -EXCESS_PENALTY * excess, line))
+        count = max(0, len(seat.hand) - HAND_LIMIT)
+        line = (f"{count} card(s) past the 7th",) if count else ()
+        rows.append(Row(Step.EXCESS_CARDS, excess, line))
     else:
-        rows.append(Row(Step.EXCESS_CARDS, 0, ("Au Toma has no excess-card penalty",)))
+        rows.append(Row(Step.EXCESS_CARDS, excess, ("Au Toma has no excess-card penalty",)))
     return rows
 
 
@@ -711,6 +723,11 @@ def seat_total(table: Table, index: int, rulings: Rulings | None = None) -> int:
     rulings = rulings or Rulings()
     seat = table.seats[index]
     ranked = influence_points([s.influence for s in table.seats], table.neutral_influence)
-    core, bonus, _, _ = _cards(table, index, rulings, _board(table, rulings))
-    rows = (_end_row(seat), core, bonus, *_token_rows(seat, ranked[index], ""))
-    return sum(row.points for row in rows)
+    # The rows' points without their explanatory text (ranking options scores many tables).
+    if seat.automa is not None:
+        core, bonus = _automa_rows(seat)
+        cards = core.points + bonus.points
+    else:
+        hand, values, _ = best_hand(seat, seat_facts(table, index, rulings), rulings)
+        cards = _core(hand.ids) + sum(values)
+    return seat.extra_points + cards + sum(_token_points(seat, ranked[index]))
