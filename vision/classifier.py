@@ -103,10 +103,12 @@ def postprocess(
             rival = max(rival, float(extra[1]))
         margin = best - rival
         back = float(extra[0]) if extra.size else -1.0
-        # A card back: it beats every card and clears its own bar; things near the null
-        # come close to a back in the embedding, so its picture must also look like one.
+        # A card back: it beats every card and the null and clears its own bar; things
+        # near the null come close to a back in the embedding, so its picture must also
+        # look like one.
         looks = likeness is None or float(likeness[i]) >= min_likeness
-        if back > best and back >= min_back and looks:
+        beats_null = extra.size < 2 or back > float(extra[1])
+        if back > best and back >= min_back and looks and beats_null:
             out.append(Identification(None, back, margin, face_down=True))
         elif best >= min_score and margin >= min_margin:
             out.append(Identification(labels[order[0]], best, margin))
