@@ -72,8 +72,11 @@ class Game:
 
     def resolve_chance(self) -> None:
         """Answer pending chance decisions (die rolls, random picks) from ``rng``."""
-        while self.rng is not None and self.state.pending and self.state.pending.is_chance:
-            self.push(self.rng.choice(self.state.pending.options))
+        if self.rng is None:
+            return
+        pending = self.states[-1].pending
+        while pending is not None and pending.player is None:  # a chance node
+            pending = self.push(self.rng.choice(pending.options)).pending
 
     def undo(self) -> Event:
         """Take back the last event; returns it.

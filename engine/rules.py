@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine import abilities, automa, cards, corrections, die, endgame, houses, setup  # noqa: F401
 from engine.board import LOCATIONS
-from engine.decisions import Kind
+from engine.decisions import Decision, Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import (
@@ -56,6 +56,16 @@ def apply(state: GameState, event: Event) -> GameState:
 
 def _answer(draft: Draft, event: Event) -> None:
     pending = draft.pending
+    # One of the engine's own option objects needs no checks: its card came from the table.
+    if pending is None or not pending.offers(event):
+        _check_answer(draft, pending, event)
+    assert pending is not None
+    draft.pending = None
+    ANSWERS[pending.then.name](draft, pending.then, event)
+
+
+def _check_answer(draft: Draft, pending: Decision | None, event: Event) -> None:
+    """Raise unless ``event`` (from outside) names real cards and answers ``pending``."""
     card = getattr(event, "card", None)
     if card is not None:
         cards.check_id(card)
@@ -65,8 +75,6 @@ def _answer(draft: Draft, event: Event) -> None:
         raise IllegalActionError(_why_not(draft, event) or (
             f"{event.describe()} is not a legal answer to: {pending.prompt}"
         ), rule=_rule_of(draft, event))
-    draft.pending = None
-    ANSWERS[pending.then.name](draft, pending.then, event)
 
 
 def _refresh(draft: Draft) -> None:
