@@ -99,9 +99,14 @@ def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
     layout = script.moments[k].layout
     assert layout is not None
     here = _deployed_to(script, k)
-    askew = tuple((stack[0], *stack) if i == here else stack for i, stack in enumerate(layout))
-    report = replay_script(_insert(script, k, askew))  # one card too deep, then as it is
-    assert _new_questions(replay_script(script), report) == Counter({UNEXPECTED: 1})
+    # Knocked askew, the new card shows one strip too many under it and, turned, no
+    # longer reads as any card. (A count one off under a card the camera does name is
+    # ordinary counting noise, which the tracker rides out: see DEPTH_SLACK.)
+    askew = tuple((stack[0], *stack[:-1], (None, False)) if i == here else stack
+                  for i, stack in enumerate(layout))
+    report = replay_script(_insert(script, k, askew))  # askew, then as it is
+    # One question (which moves fit depends on what the unread card could be).
+    assert sum(_new_questions(replay_script(script), report).values()) == 1
     assert_as_played(report)
 
 
