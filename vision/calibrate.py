@@ -104,9 +104,20 @@ def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
     return tuple((values[i], values[i + 1]) for i in range(0, 8, 2))
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+# Second looks, only while a marker is missing: wider thresholding windows (a marker far
+# from a tilted camera is small and smeared, one close by is large and dim), then codes
+# whose border reads light (a dim, tilted marker's border can sample light).
+RETRIES = (
+    {"adaptiveThreshWinSizeMax": 53, "adaptiveThreshWinSizeStep": 6},
+    {"detectInvertedMarker": True},
+)
+
+
+def _detector(**options: object) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    for name, value in options.items():
+        setattr(params, name, value)
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
@@ -120,11 +131,15 @@ def find_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
     if len(found) < len(MARKER_IDS):
         equalised = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(gray)
         found = {**_markers(equalised), **found}
+    for options in RETRIES:
+        if len(found) == len(MARKER_IDS):
+            break
+        found = {**_markers(gray, **options), **found}
     return found
 
 
-def _markers(gray: np.ndarray) -> dict[int, np.ndarray]:
-    corners, ids, _rejected = _detector().detectMarkers(gray)
+def _markers(gray: np.ndarray, **options: object) -> dict[int, np.ndarray]:
+    corners, ids, _rejected = _detector(**options).detectMarkers(gray)
     found: dict[int, np.ndarray] = {}
     for quad, marker in zip(corners, [] if ids is None else ids.ravel(), strict=False):
         if int(marker) in MARKER_IDS:
