@@ -36,6 +36,7 @@ class Column:
     quad_mm: np.ndarray | None = None  # top card corners TL, TR, BR, BL (play-area mm)
     reason: str = ""
     alternatives: tuple[tuple[np.ndarray, int], ...] = ()  # other (outline, depth) to try
+    top_mm: float = 0.0  # where the stack's first card starts (y, play-area mm)
 
 
 def warp_card(
@@ -282,10 +283,17 @@ def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> 
         img = img.view(np.uint8)
     if mx.size == 0:
         return np.zeros((*shape, *img.shape[2:]), np.float32)
+    n = mx.size
+    cols = min(n, 4096)  # remap's maps must stay under 32767 a side
+    rows = -(-n // cols)
+    mx, my = mx.reshape(-1), my.reshape(-1)
+    if rows * cols != n:
+        mx, my = np.pad(mx, (0, rows * cols - n)), np.pad(my, (0, rows * cols - n))
     out = cv2.remap(
-        img, mx.reshape(1, -1), my.reshape(1, -1), cv2.INTER_NEAREST,
+        img, mx.reshape(rows, cols), my.reshape(rows, cols), cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_CONSTANT, borderValue=0,
     )
+    out = out.reshape(rows * cols, *img.shape[2:])[:n]
     return out.reshape(*shape, *img.shape[2:]).astype(np.float32, copy=False)
 
 
@@ -492,6 +500,24 @@ def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
     return ends & (core.mean(axis=1) > 0.5)
 
 
+def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
+    """Row ranges of a column's core that cards span (:func:`card_rows`, gaps up to 8 mm
+    joined). A card whose edge matches the table loses that side of the mask over a
+    stretch: rows that keep foreground at one end join the runs on either side of them,
+    for up to 30 mm."""
+    rim = int(3 * scale)
+    found = runs(card_rows(core, rim), int(8 * scale))
+    one_end = core[:, :rim].any(axis=1) | core[:, -rim:].any(axis=1)
+    joined = found[:1]
+    for start, end in found[1:]:
+        last = joined[-1]
+        if start - last[1] <= 30 * scale and one_end[last[1] : start].all():
+            joined[-1] = (last[0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
 def locate_column(ev: Evidence, view: View, index: int) -> Column:
     """Empty, a stack (depth and top card outline) or occluded, for column ``index``."""
     s = view.scale
@@ -499,7 +525,7 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
     core = ev.mask[:, view.px(xc - 24, 0) : view.px(xc + 24, 0)]
     found = [
         r
-        for r in runs(card_rows(core, int(3 * s)), int(8 * s))
+        for r in stack_runs(core, s)
         if r[1] - r[0] >= 12 * s and view.mm(r[1], 1) > STACK_START_MM
     ]
     if not found or view.mm(found[0][0], 1) > STACK_START_MM + CARD_H_MM:
@@ -517,7 +543,42 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
         return cascade_depth(ev, view, float(q[:, 0].mean()), top_mm, float(q[:2, 1].mean()))
 
     alternatives = tuple((q, depth(q)) for q in others)
-    return Column("stack", depth(quad), quad, "", alternatives)
+    return Column("stack", depth(quad), quad, "", alternatives, top_mm)
+
+
+def farther_outlines(
+    ev: Evidence, view: View, index: int, column: Column, reach: float = 35.0, count: int = 4
+) -> list[tuple[np.ndarray, int]]:
+    """More (outline, depth) for a stack whose outlines showed no card at all: at the
+    ``count`` strongest straight edges between where the stack's first card ends and
+    ``reach`` mm below the found bottom edge.
+
+    A lamp's soft shadow, a striped table or a hand next to the stack can carry the mask
+    past the top card's foot, and a printed line can end it early; the card's real bottom
+    is then another strong edge nearby. The classifier decides among them.
+    """
+    assert column.quad_mm is not None
+    q = column.quad_mm
+    angle = math.atan2(float(q[2, 1] - q[3, 1]), float(q[2, 0] - q[3, 0]))
+    xc = (index + 0.5) * view.calibration.width_mm / 4
+    yb = float(np.mean(q[2:, 1])) + (xc - float(np.mean(q[2:, 0]))) * math.tan(angle)
+    ys = np.arange(column.top_mm + CARD_H_MM - 4, yb + reach, 0.5)
+    if ys.size < 3:
+        return []
+    table = edge_strength(ev, view, xc, ys, angle + np.radians([-1.0, 0.0, 1.0])).max(axis=0)
+    peaks = np.flatnonzero((table[1:-1] >= table[:-2]) & (table[1:-1] >= table[2:])) + 1
+    peaks = peaks[(table[peaks] >= 0.4 * table.max()) & (np.abs(ys[peaks] - yb) > 4)]
+    chosen: list[float] = []
+    for k in peaks[np.argsort(-table[peaks])]:
+        if len(chosen) < count and all(abs(ys[k] - y) > 4 for y in chosen):
+            chosen.append(float(ys[k]))
+    out = []
+    for y in chosen:
+        quad = outline(ev, view, xc, y, angle)
+        if _share(ev.mask, view, quad) >= 0.75:
+            x, top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
+            out.append((quad, cascade_depth(ev, view, x, column.top_mm, top)))
+    return out
 
 
 def evidence(frame: np.ndarray, view: View) -> Evidence:

@@ -18,8 +18,17 @@ from engine.board import Location
 from vision import calibrate
 from vision.calibrate import Calibration
 from vision.classifier import CardClassifier, Identification
-from vision.locate import Column, View, locate, warp_card
+from vision.locate import (
+    Column,
+    Evidence,
+    View,
+    evidence,
+    farther_outlines,
+    locate_column,
+    warp_card,
+)
 
+FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
 STATES = ("empty", "card", "occluded", "face_down", "unknown")
 
 
@@ -118,7 +127,8 @@ class TableScanner:
         self._maybe_recalibrate(frame)
         if self._view is None:
             return uncalibrated()
-        columns = locate(frame, self._view)
+        ev = evidence(frame, self._view)
+        columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         tries = [
             (i, column, depth)
             for i, c in enumerate(columns)
@@ -133,11 +143,34 @@ class TableScanner:
             if idents[i] is None or _better(ident, idents[i]):
                 idents[i] = ident
                 columns[i] = replace(columns[i], depth=depth)
+        self._look_farther(frame, ev, columns, idents)
         out = {
             loc.value: reading(c, ident)
             for loc, c, ident in zip(Location, columns, idents, strict=True)
         }
         return TableReading(out)
+
+    def _look_farther(
+        self, frame: np.ndarray, ev: Evidence, columns: list[Column], idents: list
+    ) -> None:
+        """Where a stack's outline showed bare table (closer to the null than to any card),
+        try the strongest edges farther up and down as its bottom; a card named there
+        must clear a stricter bar, as the outline is a second guess."""
+        assert self._view is not None
+        tries = [
+            (i, quad, depth)
+            for i, (c, ident) in enumerate(zip(columns, idents, strict=True))
+            if c.state == "stack" and ident is not None and _looks_bare(ident)
+            for quad, depth in farther_outlines(ev, self._view, i, c)
+        ]
+        if not tries:
+            return
+        crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
+        for (i, quad, depth), ident in zip(tries, self.classifier.identify(crops), strict=True):
+            strong = ident.confidence >= FARTHER_SCORE and ident.margin >= FARTHER_MARGIN
+            if strong and ident.card is not None and _better(ident, idents[i]):
+                idents[i] = ident
+                columns[i] = replace(columns[i], depth=depth, quad_mm=quad)
 
     def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
         """The canonical image of a column's top card, cut straight from the frame."""
@@ -149,6 +182,11 @@ class TableScanner:
         assert self._view is not None
         quad_px = self._view.calibration.to_pixels(quad_mm)
         return warp_card(frame, quad_px, self.classifier.input_size)
+
+
+def _looks_bare(ident: Identification) -> bool:
+    """True for a crop nearer the null (table, objects) than to every card."""
+    return ident.card is None and not ident.face_down and ident.margin < 0
 
 
 def _better(new: Identification, old: Identification) -> bool:
