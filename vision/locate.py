@@ -11,7 +11,7 @@ off the table, something wider than a card, a ragged bottom edge) is ``occluded`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -25,6 +25,7 @@ STACK_START_MM = 20.0
 WORK_PX_PER_MM = 1.0
 MARGIN_MM = 6.0  # rectified view reaches this far beyond the play area's sides
 BELOW_MM = 40.0  # ... and this far below its bottom edge, for deep stacks
+SHAPELESS = "not shaped like a stack"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,21 +153,36 @@ def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
 
 def foreground(
     view: View, lab: np.ndarray, edges: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Masks of pixels that differ from the table's colour (or, given ``edges``, sit on
     much stronger edges than the table has: a dark card on a dark table still has its
-    printing): holes in cards filled, and blobs wider than ~7 mm (hands, arms, objects)."""
+    printing): holes in cards filled, and blobs wider than ~7 mm (hands, arms, objects);
+    with each pixel's colour distance from the table (0 outside the camera's view) and
+    the bar it was held to."""
     field, noise = background_field(view, lab)
     diff = cv2.absdiff(lab, field)
     dist = cv2.transform(diff, np.array([[0.5, 1.0, 1.0]], np.float32))
-    mask = (dist > max(10.0, 4.0 * noise)).astype(np.uint8)
-    mask[lab[:, :, 0] == 0] = 0  # outside the camera's view
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    dist[lab[:, :, 0] == 0] = 0  # outside the camera's view
+    bar = max(10.0, 4.0 * noise)
+    mask = cv2.morphologyEx(
+        (dist > bar).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
     blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
     if edges is not None:
         mask |= _busy(view, edges)
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return fill_holes(closed, view.table_points), blobs.astype(bool)
+    return fill_holes(closed, view.table_points), blobs.astype(bool), dist, bar
+
+
+def loose_mask(ev: Evidence, view: View) -> np.ndarray:
+    """The foreground at a lower colour bar, closed wider: for a card so like the table
+    (a dim scene, a grey frame on a grey table) that the usual mask breaks it apart."""
+    mask = cv2.morphologyEx(
+        (ev.dist > 0.6 * ev.bar).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
+    mask |= ev.mask.view(np.uint8)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    return fill_holes(closed, view.table_points)
 
 
 def _busy(view: View, edges: np.ndarray) -> np.ndarray:
@@ -267,6 +283,8 @@ class Evidence:
     gx: np.ndarray
     gy: np.ndarray
     grad: np.ndarray  # gx and gy as one two-channel image: one lookup samples both
+    dist: np.ndarray  # colour distance from the table
+    bar: float  # the distance above which the mask counts a pixel
 
 
 def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
@@ -519,7 +537,19 @@ def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
 
 
 def locate_column(ev: Evidence, view: View, index: int) -> Column:
-    """Empty, a stack (depth and top card outline) or occluded, for column ``index``."""
+    """Empty, a stack (depth and top card outline) or occluded, for column ``index``.
+
+    A column whose mask is not shaped like a stack is read again from a looser mask (the
+    classifier still has to name what that outline shows)."""
+    column = _locate_column(ev, view, index)
+    if column.reason == SHAPELESS:
+        again = _locate_column(replace(ev, mask=loose_mask(ev, view)), view, index)
+        if again.state == "stack":
+            return again
+    return column
+
+
+def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     s = view.scale
     xc = (index + 0.5) * view.calibration.width_mm / 4
     core = ev.mask[:, view.px(xc - 24, 0) : view.px(xc + 24, 0)]
@@ -535,7 +565,7 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
     if end >= ev.mask.shape[0] - 2:
         return Column("occluded", reason="something reaches off the play area")
     if (end - start) / s < 80:
-        return Column("occluded", reason="not shaped like a stack")
+        return Column("occluded", reason=SHAPELESS)
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column("occluded", reason=why)
@@ -588,8 +618,8 @@ def evidence(frame: np.ndarray, view: View) -> Evidence:
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
     edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)), alpha=0.25)
-    mask, blobs = foreground(view, lab, edges)
-    return Evidence(mask, blobs, gx, gy, cv2.merge([gx, gy]))
+    mask, blobs, dist, bar = foreground(view, lab, edges)
+    return Evidence(mask, blobs, gx, gy, cv2.merge([gx, gy]), dist, bar)
 
 
 def locate(frame: np.ndarray, view: View) -> list[Column]:
