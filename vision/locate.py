@@ -521,11 +521,11 @@ def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
 def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
     """Row ranges of a column's core that cards span (:func:`card_rows`, gaps up to 8 mm
     joined). A card whose edge matches the table loses that side of the mask over a
-    stretch: rows that keep foreground at one end join the runs on either side of them,
-    for up to 30 mm."""
+    stretch: rows that keep foreground at one end and over much of the row join the runs
+    on either side of them, for up to 30 mm (a thin strip down one side does not)."""
     rim = int(3 * scale)
     found = runs(card_rows(core, rim), int(8 * scale))
-    one_end = core[:, :rim].any(axis=1) | core[:, -rim:].any(axis=1)
+    one_end = (core[:, :rim].any(axis=1) | core[:, -rim:].any(axis=1)) & (core.mean(axis=1) > 0.4)
     joined = found[:1]
     for start, end in found[1:]:
         last = joined[-1]
