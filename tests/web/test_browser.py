@@ -60,6 +60,9 @@ def page(browser_context: Any, server: Server) -> Iterator[Any]:
     page = browser_context.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#live.on", timeout=5000)
+    # The feed opens before its first update arrives: wait for that first render too,
+    # or a slow machine reads an empty page (CI did, once).
+    page.wait_for_selector("#locations .location", timeout=5000)
     yield page
     page.close()
 
