@@ -563,12 +563,12 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     start, end = found[0]
     top_mm = float(view.mm(start, 1))
     if end >= ev.mask.shape[0] - 2:
-        return Column("occluded", reason="something reaches off the play area")
+        return Column("occluded", reason=RETRY_REASONS[0], top_mm=top_mm)
     if (end - start) / s < 80:
         return Column("occluded", reason=SHAPELESS)
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
-        return Column("occluded", reason=why)
+        return Column("occluded", reason=why, top_mm=top_mm)
     def depth(q: np.ndarray) -> int:
         return cascade_depth(ev, view, float(q[:, 0].mean()), top_mm, float(q[:2, 1].mean()))
 
@@ -576,39 +576,78 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     return Column("stack", depth(quad), quad, "", alternatives, top_mm)
 
 
+RETRY_REASONS = (  # an occluded column worth a second look: its shape, not a hand, may
+    "something reaches off the play area",  # be to blame (a striped or lit table under it)
+    "something covers the card and spills past its edges",
+    "ragged bottom edge",
+    "the outline is not filled like a card",
+    "no bottom edge",
+)
+MAX_STACK_MM = CARD_H_MM + 6 * 16.0  # seven cards cascaded 16 mm apart
+WIDE = np.radians(np.arange(-6.0, 6.1, 1.0))  # every slope a card lies at (within ±5°)
+ONE_AND_HALF = math.radians(1.5)  # slopes closer than this make the same outline
+
+
 def farther_outlines(
     ev: Evidence, view: View, index: int, column: Column, reach: float = 35.0, count: int = 4
 ) -> list[tuple[np.ndarray, int]]:
-    """More (outline, depth) for a stack whose outlines showed no card at all: at the
-    ``count`` strongest straight edges between where the stack's first card ends and
-    ``reach`` mm below the found bottom edge.
+    """More (outline, depth) for a column where no card was named: at the ``count``
+    strongest straight edges, at any slope a card lies at, from where the stack's first
+    card ends down to ``reach`` mm below the found bottom edge (a seven-card stack's
+    foot when the column read occluded).
 
-    A lamp's soft shadow, a striped table or a hand next to the stack can carry the mask
-    past the top card's foot, and a printed line can end it early; the card's real bottom
-    is then another strong edge nearby. The classifier decides among them.
+    A lamp's soft shadow, a striped table, glare or a hand next to the stack can carry
+    the mask past the top card's foot or skew it, and a printed line can end it early;
+    the card's real bottom is then another strong edge nearby, or the same one at
+    another slope. The classifier decides among them.
     """
-    assert column.quad_mm is not None
-    q = column.quad_mm
-    angle = math.atan2(float(q[2, 1] - q[3, 1]), float(q[2, 0] - q[3, 0]))
     xc = (index + 0.5) * view.calibration.width_mm / 4
-    yb = float(np.mean(q[2:, 1])) + (xc - float(np.mean(q[2:, 0]))) * math.tan(angle)
-    ys = np.arange(column.top_mm + CARD_H_MM - 4, yb + reach, 0.5)
+    y_end = view.height_mm + view.y0 - 2
+    tried: tuple[float, float] | None = None
+    angles = WIDE
+    if column.quad_mm is not None:
+        q = column.quad_mm
+        angle = math.atan2(float(q[2, 1] - q[3, 1]), float(q[2, 0] - q[3, 0]))
+        yb = float(np.mean(q[2:, 1])) + (xc - float(np.mean(q[2:, 0]))) * math.tan(angle)
+        tried, y_end = (yb, angle), min(y_end, yb + reach)
+        angles = np.union1d(WIDE, angle + np.radians([-1.0, 0.0, 1.0]))
+    else:
+        y_end = min(y_end, column.top_mm + MAX_STACK_MM + 4)
+    ys = np.arange(column.top_mm + CARD_H_MM - 4, y_end, 0.5)
     if ys.size < 3:
         return []
-    table = edge_strength(ev, view, xc, ys, angle + np.radians([-1.0, 0.0, 1.0])).max(axis=0)
-    peaks = np.flatnonzero((table[1:-1] >= table[:-2]) & (table[1:-1] >= table[2:])) + 1
-    peaks = peaks[(table[peaks] >= 0.4 * table.max()) & (np.abs(ys[peaks] - yb) > 4)]
-    chosen: list[float] = []
-    for k in peaks[np.argsort(-table[peaks])]:
-        if len(chosen) < count and all(abs(ys[k] - y) > 4 for y in chosen):
-            chosen.append(float(ys[k]))
     out = []
-    for y in chosen:
-        quad = outline(ev, view, xc, y, angle)
+    for y, slope in _strong_edges(ev, view, xc, ys, angles, tried, count):
+        quad = outline(ev, view, xc, y, slope)
         if _share(ev.mask, view, quad) >= 0.75:
             x, top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
             out.append((quad, cascade_depth(ev, view, x, column.top_mm, top)))
     return out
+
+
+def _strong_edges(
+    ev: Evidence,
+    view: View,
+    xc: float,
+    ys: np.ndarray,
+    angles: np.ndarray,
+    tried: tuple[float, float] | None,
+    count: int,
+) -> list[tuple[float, float]]:
+    """The ``count`` strongest straight edges (y at ``xc``, slope) among ``ys`` and
+    ``angles``, 4 mm apart, leaving out the one already ``tried``."""
+    table = edge_strength(ev, view, xc, ys, angles)
+    best = table.max(axis=0)
+    slope = angles[table.argmax(axis=0)]
+    peaks = np.flatnonzero((best[1:-1] >= best[:-2]) & (best[1:-1] >= best[2:])) + 1
+    peaks = peaks[best[peaks] >= 0.4 * best.max()]
+    chosen: list[tuple[float, float]] = []
+    for k in peaks[np.argsort(-best[peaks])]:
+        y, a = float(ys[k]), float(slope[k])
+        same = tried is not None and abs(y - tried[0]) <= 4 and abs(a - tried[1]) < ONE_AND_HALF
+        if len(chosen) < count and not same and all(abs(y - c) > 4 for c, _ in chosen):
+            chosen.append((y, a))
+    return chosen
 
 
 def evidence(frame: np.ndarray, view: View) -> Evidence:

@@ -19,6 +19,7 @@ from vision import calibrate
 from vision.calibrate import Calibration
 from vision.classifier import CardClassifier, Identification
 from vision.locate import (
+    RETRY_REASONS,
     Column,
     Evidence,
     View,
@@ -153,14 +154,15 @@ class TableScanner:
     def _look_farther(
         self, frame: np.ndarray, ev: Evidence, columns: list[Column], idents: list
     ) -> None:
-        """Where a stack's outline showed bare table (closer to the null than to any card),
-        try the strongest edges farther up and down as its bottom; a card named there
-        must clear a stricter bar, as the outline is a second guess."""
+        """Where no card was named (a stack's outline showed bare table or no card clearly,
+        or the column's mask was misshapen by a striped or lit table, glare or a shadow),
+        try the strongest straight edges farther up and down as the top card's bottom; a
+        card named there must clear a stricter bar, as the outline is a second guess."""
         assert self._view is not None
         tries = [
             (i, quad, depth)
             for i, (c, ident) in enumerate(zip(columns, idents, strict=True))
-            if c.state == "stack" and ident is not None and _looks_bare(ident)
+            if _worth_another_look(c, ident)
             for quad, depth in farther_outlines(ev, self._view, i, c)
         ]
         if not tries:
@@ -168,9 +170,9 @@ class TableScanner:
         crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
         for (i, quad, depth), ident in zip(tries, self.classifier.identify(crops), strict=True):
             strong = ident.confidence >= FARTHER_SCORE and ident.margin >= FARTHER_MARGIN
-            if strong and ident.card is not None and _better(ident, idents[i]):
+            if strong and _better(ident, idents[i]):
                 idents[i] = ident
-                columns[i] = replace(columns[i], depth=depth, quad_mm=quad)
+                columns[i] = Column("stack", depth, quad, "", (), columns[i].top_mm)
 
     def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
         """The canonical image of a column's top card, cut straight from the frame."""
@@ -184,14 +186,17 @@ class TableScanner:
         return warp_card(frame, quad_px, self.classifier.input_size)
 
 
-def _looks_bare(ident: Identification) -> bool:
-    """True for a crop nearer the null (table, objects) than to every card."""
-    return ident.card is None and not ident.face_down and ident.margin < 0
+def _worth_another_look(column: Column, ident: Identification | None) -> bool:
+    """A stack whose outline named neither a card nor a back, or a column read occluded
+    for its shape rather than found empty or too short for a card."""
+    if column.state == "stack":
+        return ident is not None and ident.card is None and not ident.face_down
+    return column.state == "occluded" and column.reason in RETRY_REASONS
 
 
-def _better(new: Identification, old: Identification) -> bool:
-    """True when ``new`` names a card and ``old`` does not, or both do and ``new`` by a
-    wider margin."""
+def _better(new: Identification, old: Identification | None) -> bool:
+    """True when ``new`` names a card and ``old`` does not (or is missing), or both do
+    and ``new`` by a wider margin."""
     if new.card is None:
         return False
-    return old.card is None or new.margin > old.margin
+    return old is None or old.card is None or new.margin > old.margin

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 
@@ -87,3 +88,28 @@ def test_a_card_image_with_plain_margins_is_the_card_itself() -> None:
             ),
         ),
     )
+
+
+def test_a_mask_running_off_the_play_area_gets_a_second_look() -> None:
+    # A lit or striped table can read foreground from under a card to the view's
+    # bottom: the column reads occluded, and the strong edges below the stack's first
+    # card offer the real outline.
+    frame, truth = render({"luna": ["aja", "eo", "sevro"]}, random.Random(7))
+    view = View(truth.calibration)
+    ev = locate.evidence(frame, view)
+    mask = ev.mask.copy()
+    xs = slice(
+        view.px(view.calibration.width_mm * 0.5 + 10, 0),
+        view.px(view.calibration.width_mm * 0.75 - 10, 0),
+    )
+    mask[view.px(120, 1) :, xs] = True
+    lit = replace(ev, mask=mask)
+    col = locate.locate_column(lit, view, 2)
+    assert col.state == "occluded" and col.reason in locate.RETRY_REASONS
+    t = truth.locations["luna"]
+    errs = [
+        np.abs(truth.calibration.to_pixels(q) - t.quad).max()
+        for q, _depth in locate.farther_outlines(lit, view, 2, col)
+    ]
+    width = np.linalg.norm(t.quad[1] - t.quad[0])
+    assert errs and min(errs) < 0.1 * width
