@@ -18,7 +18,7 @@ from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.finale import Finale
-from engine.state import Change, GameState, Hand, Phase, Player, Slot, Trigger, TurnContext, evolve
+from engine.state import Change, GameState, Hand, Phase, Player, Slot, Trigger, TurnContext
 from engine.steps import Step
 
 TRIGGER_AT = 7  # Helium, Influence placed, Fleet position: the end-game thresholds
@@ -26,6 +26,10 @@ TRIGGER_AT = 7  # Helium, Influence placed, Fleet position: the end-game thresho
 
 class Draft:
     """The state being built while one event is applied."""
+
+    # The instance dict holds exactly the state's fields (freeze() copies it whole);
+    # the Draft's own bookkeeping lives in slots, outside it.
+    __slots__ = ("__dict__", "_banished", "_deck", "_hidden", "_locations", "_revealed", "base")
 
     def __init__(self, state: GameState) -> None:
         # Every field at once (a dict copy is several times cheaper than an update into
@@ -46,7 +50,7 @@ class Draft:
     def locations(self) -> list[list[Slot]]:
         """The four stacks, writable (copied from the base state on first use)."""
         if self._locations is None:
-            self._locations = [list(stack) for stack in self.base.locations]
+            self._locations = list(map(list, self.base.locations))
         return self._locations
 
     @locations.setter
@@ -95,18 +99,20 @@ class Draft:
 
     def freeze(self) -> GameState:
         """The finished next state."""
-        base = self.base
-        # The scalars as the rules left them: copy every attribute, drop the Draft's own.
+        # Every field as the rules left it; the stacks and piles (still the base state's
+        # values in the dict) only where a rule wrote to them.
         fields = self.__dict__.copy()
-        for name in _DRAFT_ONLY:
-            del fields[name]
         fields["players"] = tuple(self.players)
-        fields["locations"] = base.locations if self._locations is None else tuple(
-            tuple(stack) for stack in self._locations)
-        fields["deck"] = None if self._hidden else (
-            base.deck if self._deck is None else tuple(self._deck))
-        fields["banished"] = base.banished if self._banished is None else tuple(self._banished)
-        fields["revealed"] = base.revealed if self._revealed is None else tuple(self._revealed)
+        if self._locations is not None:
+            fields["locations"] = tuple(map(tuple, self._locations))
+        if self._hidden:
+            fields["deck"] = None
+        elif self._deck is not None:
+            fields["deck"] = tuple(self._deck)
+        if self._banished is not None:
+            fields["banished"] = tuple(self._banished)
+        if self._revealed is not None:
+            fields["revealed"] = tuple(self._revealed)
         fields["stack"] = tuple(self.stack)
         fields["changes"] = tuple(self.changes)
         state = object.__new__(GameState)  # as evolve() does: the fields are already valid
@@ -171,10 +177,14 @@ class Draft:
         """Stop and wait for ``player`` to pick one of ``options``; ``then`` gets it."""
         if not options:
             raise AssertionError(f"decision {prompt!r} has no options")
-        self.pending = Decision(kind, player, prompt, tuple(options), then, refresh)
+        # Built as a plain tuple, like the changes in note(): one decision per event.
+        self.pending = _new_tuple(Decision, (kind, player, prompt, tuple(options), then, refresh))
 
-    def note(self, kind: str, **fields: object) -> None:
-        self.changes.append(Change(kind, **fields))  # type: ignore[arg-type]
+    def note(self, kind: str, *, player: int | None = None, card: str | None = None,
+             source: str | None = None, target: str | None = None, amount: int = 0) -> None:
+        # tuple.__new__ skips the NamedTuple's generated __new__ (a Python function): a
+        # change is noted about twice per event.
+        self.changes.append(_new_tuple(Change, (kind, player, card, source, target, amount)))
 
     def end_turn_early(self) -> None:
         """"End your turn": the gain step is skipped."""
@@ -183,17 +193,23 @@ class Draft:
 
     # --- tokens ---------------------------------------------------------------------
 
-    def _set_player(self, player: int, **fields: object) -> None:
-        self.players[player] = evolve(self.players[player], **fields)
+    def _set_player(self, player: int, name: str, value: object) -> None:
+        """Replace one field of a player (as evolve() does, without packing keywords:
+        the token and hand primitives run this several times per event)."""
+        fields = self.players[player].__dict__.copy()
+        fields[name] = value
+        new = object.__new__(Player)
+        object.__setattr__(new, "__dict__", fields)  # frozen: bypass its __setattr__
+        self.players[player] = new
 
     def set_turns(self, player: int, turns: int) -> None:
-        self._set_player(player, turns=turns)
+        self._set_player(player, "turns", turns)
 
     def add_helium(self, player: int, amount: int = 1) -> int:
         """Gain Helium (unlimited); returns the amount gained."""
         if amount > 0:
             helium = self.players[player].helium + amount
-            self._set_player(player, helium=helium)
+            self._set_player(player, "helium", helium)
             self.note("helium", player=player, amount=amount)
             if helium >= TRIGGER_AT:  # below the threshold nothing can have triggered
                 self.check_trigger()
@@ -203,7 +219,7 @@ class Draft:
         """Lose up to ``amount`` Helium; returns how much was actually lost."""
         lost = min(amount, self.players[player].helium)
         if lost > 0:
-            self._set_player(player, helium=self.players[player].helium - lost)
+            self._set_player(player, "helium", self.players[player].helium - lost)
             self.note("helium", player=player, amount=-lost)
         return lost
 
@@ -212,7 +228,7 @@ class Draft:
         fleet = self.players[player].fleet
         moved = max(0, min(steps, FLEET_MAX - fleet))
         if moved:
-            self._set_player(player, fleet=fleet + moved)
+            self._set_player(player, "fleet", fleet + moved)
             self.note("fleet", player=player, amount=moved)
             if fleet + moved >= TRIGGER_AT:
                 self.check_trigger()
@@ -222,7 +238,7 @@ class Draft:
         """Move back on the Fleet Track, stopping at 0; returns the steps taken."""
         moved = min(steps, self.players[player].fleet)
         if moved:
-            self._set_player(player, fleet=self.players[player].fleet - moved)
+            self._set_player(player, "fleet", self.players[player].fleet - moved)
             self.note("fleet", player=player, amount=-moved)
         return moved
 
@@ -231,7 +247,7 @@ class Draft:
         placed = max(0, min(amount, self.players[player].supply))
         if placed:
             influence = self.players[player].influence + placed
-            self._set_player(player, influence=influence)
+            self._set_player(player, "influence", influence)
             self.note("influence", player=player, amount=placed)
             if influence >= TRIGGER_AT:
                 self.check_trigger()
@@ -241,7 +257,7 @@ class Draft:
         """Take Influence back off the Institute; returns how many were removed."""
         removed = min(amount, self.players[player].influence)
         if removed:
-            self._set_player(player, influence=self.players[player].influence - removed)
+            self._set_player(player, "influence", self.players[player].influence - removed)
             self.note("influence", player=player, amount=-removed)
         return removed
 
@@ -292,9 +308,9 @@ class Draft:
         if card in hand.known:
             known = list(hand.known)
             known.remove(card)
-            self._set_player(player, hand=Hand(tuple(known), hand.unknown))
+            self._set_player(player, "hand", Hand(tuple(known), hand.unknown))
         elif self.may_hold(player, card):
-            self._set_player(player, hand=Hand(hand.known, hand.unknown - 1))
+            self._set_player(player, "hand", Hand(hand.known, hand.unknown - 1))
         else:
             name = self.players[player].name
             raise IllegalActionError(f"{name} is known not to hold {card}", rule="hand")
@@ -303,9 +319,9 @@ class Draft:
         """Put a card in a hand; None adds an unidentified card."""
         hand = self.players[player].hand
         if card is None:
-            self._set_player(player, hand=Hand(hand.known, hand.unknown + 1))
+            self._set_player(player, "hand", Hand(hand.known, hand.unknown + 1))
         else:
-            self._set_player(player, hand=Hand((*hand.known, card), hand.unknown))
+            self._set_player(player, "hand", Hand((*hand.known, card), hand.unknown))
 
     def deck_size(self) -> int:
         return self.deck_count
@@ -443,8 +459,7 @@ class Draft:
         return [p for p in candidates if self.players[p].hand.size > 0]
 
 
-# Attributes a Draft has beyond the state's fields (freeze() leaves them out).
-_DRAFT_ONLY = ("base", "_locations", "_deck", "_banished", "_revealed", "_hidden")
+_new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of all its fields
 
 
 def _conditions(player: Player) -> set[str]:

@@ -59,7 +59,7 @@ class Game:
 
         :raises IllegalActionError: if the event breaks a rule; nothing changes.
         """
-        state = apply(self.state, event)
+        state = apply(self.states[-1], event)  # not self.state: this runs once per event
         self.log.append(event)
         self.states.append(state)
         return state
@@ -68,7 +68,7 @@ class Game:
         """Apply ``event``, then answer any chance decisions that follow from ``rng``."""
         self.push(event)
         self.resolve_chance()
-        return self.state
+        return self.states[-1]
 
     def resolve_chance(self) -> None:
         """Answer pending chance decisions (die rolls, random picks) from ``rng``."""

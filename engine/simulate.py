@@ -23,6 +23,7 @@ from engine.events import Event, Setup
 from engine.game import Game
 from engine.scoring import score
 from engine.setup import new_game
+from engine.state import Phase
 
 MAX_EVENTS = 20_000  # a game this long has stalled: a bug, reported loudly
 
@@ -53,12 +54,13 @@ def play(setup: Setup, bots: Sequence[Bot], rng: random.Random) -> Game:
     :raises RuntimeError: if the game does not end within ``MAX_EVENTS`` events.
     """
     game = Game(setup, rng=rng)
-    while not game.is_over:
-        decision = game.pending
+    state = game.state
+    while state.phase is not Phase.OVER:
+        decision = state.pending
         if decision is None or len(game.log) > MAX_EVENTS:
-            raise RuntimeError(f"game stalled after {len(game.log)} events: {game.state.fen()}")
-        seat = decision.player if decision.player is not None else game.state.current
-        game.play(bots[seat].choose(game.state, decision, rng))
+            raise RuntimeError(f"game stalled after {len(game.log)} events: {state.fen()}")
+        seat = decision.player if decision.player is not None else state.current
+        state = game.play(bots[seat].choose(state, decision, rng))
     return game
 
 

@@ -41,8 +41,13 @@ class Step(NamedTuple):
 
     def then(self, name: str, *data: Any) -> Step:
         """The same context continued by another function (extra data replaces data)."""
-        return Step(name, self.player, self.card, self.location, data if data else self.data)
+        # tuple.__new__ skips the NamedTuple's generated __new__ (a Python function):
+        # steps are continued several times per event.
+        return _new_tuple(Step, (name, self.player, self.card, self.location,
+                                 data if data else self.data))
 
+
+_new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of all its fields
 
 StepFn = Callable[["Draft", Step], None]
 AnswerFn = Callable[["Draft", Step, "Event"], None]
