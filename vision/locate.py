@@ -308,8 +308,12 @@ def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> 
     if rows * cols != n:
         mx, my = np.pad(mx, (0, rows * cols - n)), np.pad(my, (0, rows * cols - n))
     out = cv2.remap(
-        img, mx.reshape(rows, cols), my.reshape(rows, cols), cv2.INTER_NEAREST,
-        borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+        img,
+        mx.reshape(rows, cols),
+        my.reshape(rows, cols),
+        cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
     )
     out = out.reshape(rows * cols, *img.shape[2:])[:n]
     return out.reshape(*shape, *img.shape[2:]).astype(np.float32, copy=False)
@@ -480,9 +484,7 @@ def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_M
     return 1 + max(0, round((card_top_mm - top_mm) / cascade_mm))
 
 
-def cascade_depth(
-    ev: Evidence, view: View, xc: float, top_mm: float, card_top_mm: float
-) -> int:
+def cascade_depth(ev: Evidence, view: View, xc: float, top_mm: float, card_top_mm: float) -> int:
     """Cards in a stack, from the older cards' top edges between where the stack starts
     and where its top card starts: the count (±1 of the ~14 mm estimate) whose evenly
     spaced edges stand out most from the rows halfway between them. People cascade
@@ -569,6 +571,7 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column("occluded", reason=why, top_mm=top_mm)
+
     def depth(q: np.ndarray) -> int:
         return cascade_depth(ev, view, float(q[:, 0].mean()), top_mm, float(q[:2, 1].mean()))
 
@@ -590,8 +593,8 @@ ONE_AND_HALF = math.radians(1.5)  # slopes closer than this make the same outlin
 
 def farther_outlines(
     ev: Evidence, view: View, index: int, column: Column, reach: float = 35.0, count: int = 4
-) -> list[tuple[np.ndarray, int]]:
-    """More (outline, depth) for a column where no card was named: at the ``count``
+) -> list[np.ndarray]:
+    """More outlines for a column where no card was named: at the ``count``
     strongest straight edges, at any slope a card lies at, from where the stack's first
     card ends down to ``reach`` mm below the found bottom edge (a seven-card stack's
     foot when the column read occluded).
@@ -616,13 +619,18 @@ def farther_outlines(
     ys = np.arange(column.top_mm + CARD_H_MM - 4, y_end, 0.5)
     if ys.size < 3:
         return []
-    out = []
-    for y, slope in _strong_edges(ev, view, xc, ys, angles, tried, count):
-        quad = outline(ev, view, xc, y, slope)
-        if _share(ev.mask, view, quad) >= 0.75:
-            x, top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
-            out.append((quad, cascade_depth(ev, view, x, column.top_mm, top)))
-    return out
+    quads = [
+        outline(ev, view, xc, y, a)
+        for y, a in _strong_edges(ev, view, xc, ys, angles, tried, count)
+    ]
+    return [q for q in quads if _share(ev.mask, view, q) >= 0.75]
+
+
+def outline_depth(ev: Evidence, view: View, top_mm: float, quad: np.ndarray) -> int:
+    """Cards in a stack starting at ``top_mm`` whose top card is outlined by ``quad``
+    (asked only of the outline the classifier kept: the cascade search is not free)."""
+    x, top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
+    return cascade_depth(ev, view, x, top_mm, top)
 
 
 def _strong_edges(
@@ -635,19 +643,35 @@ def _strong_edges(
     count: int,
 ) -> list[tuple[float, float]]:
     """The ``count`` strongest straight edges (y at ``xc``, slope) among ``ys`` and
-    ``angles``, 4 mm apart, leaving out the one already ``tried``."""
-    table = edge_strength(ev, view, xc, ys, angles)
+    ``angles``, 4 mm apart, leaving out the one already ``tried``.
+
+    Searched on every other row, then each peak refined to the rows beside it: half the
+    sampling, and an edge's strength spreads over a millimetre anyway."""
+    coarse = ys[::2]
+    table = edge_strength(ev, view, xc, coarse, angles)
     best = table.max(axis=0)
-    slope = angles[table.argmax(axis=0)]
     peaks = np.flatnonzero((best[1:-1] >= best[:-2]) & (best[1:-1] >= best[2:])) + 1
     peaks = peaks[best[peaks] >= 0.4 * best.max()]
     chosen: list[tuple[float, float]] = []
     for k in peaks[np.argsort(-best[peaks])]:
-        y, a = float(ys[k]), float(slope[k])
+        if len(chosen) == count:
+            break
+        y, a = _refine_edge(ev, view, xc, float(coarse[k]), float(angles[table[:, k].argmax()]))
         same = tried is not None and abs(y - tried[0]) <= 4 and abs(a - tried[1]) < ONE_AND_HALF
-        if len(chosen) < count and not same and all(abs(y - c) > 4 for c, _ in chosen):
+        if not same and all(abs(y - c) > 4 for c, _ in chosen):
             chosen.append((y, a))
     return chosen
+
+
+def _refine_edge(
+    ev: Evidence, view: View, xc: float, y: float, angle: float
+) -> tuple[float, float]:
+    """The strongest edge within half a millimetre and a degree of (y, angle)."""
+    ys = np.array([y - 0.5, y, y + 0.5])
+    angles = angle + np.radians([-1.0, 0.0, 1.0])
+    table = edge_strength(ev, view, xc, ys, angles)
+    i, k = np.unravel_index(int(table.argmax()), table.shape)
+    return float(ys[k]), float(angles[i])
 
 
 def evidence(frame: np.ndarray, view: View) -> Evidence:

@@ -26,6 +26,7 @@ from vision.locate import (
     evidence,
     farther_outlines,
     locate_column,
+    outline_depth,
     warp_card,
 )
 
@@ -160,19 +161,22 @@ class TableScanner:
         card named there must clear a stricter bar, as the outline is a second guess."""
         assert self._view is not None
         tries = [
-            (i, quad, depth)
+            (i, quad)
             for i, (c, ident) in enumerate(zip(columns, idents, strict=True))
             if _worth_another_look(c, ident)
-            for quad, depth in farther_outlines(ev, self._view, i, c)
+            for quad in farther_outlines(ev, self._view, i, c)
         ]
         if not tries:
             return
-        crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
-        for (i, quad, depth), ident in zip(tries, self.classifier.identify(crops), strict=True):
+        crops = [self.crop_quad(frame, quad) for _i, quad in tries]
+        kept: dict[int, np.ndarray] = {}
+        for (i, quad), ident in zip(tries, self.classifier.identify(crops), strict=True):
             strong = ident.confidence >= FARTHER_SCORE and ident.margin >= FARTHER_MARGIN
             if strong and _better(ident, idents[i]):
-                idents[i] = ident
-                columns[i] = Column("stack", depth, quad, "", (), columns[i].top_mm)
+                idents[i], kept[i] = ident, quad
+        for i, quad in kept.items():
+            depth = outline_depth(ev, self._view, columns[i].top_mm, quad)
+            columns[i] = Column("stack", depth, quad, "", (), columns[i].top_mm)
 
     def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
         """The canonical image of a column's top card, cut straight from the frame."""

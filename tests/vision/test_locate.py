@@ -109,7 +109,7 @@ def test_a_mask_running_off_the_play_area_gets_a_second_look() -> None:
     t = truth.locations["luna"]
     errs = [
         np.abs(truth.calibration.to_pixels(q) - t.quad).max()
-        for q, _depth in locate.farther_outlines(lit, view, 2, col)
+        for q in locate.farther_outlines(lit, view, 2, col)
     ]
     width = np.linalg.norm(t.quad[1] - t.quad[0])
     assert errs and min(errs) < 0.1 * width
