@@ -33,7 +33,7 @@ from itertools import combinations
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, Bonus, House, Location
 from engine.cards import CARDS, Color
 from engine.rulings import Rulings
-from engine.scoring import seat_total
+from engine.scoring import SeatScorer
 from engine.table import Seat, Table
 
 CERES = "ceres"  # the ability key of House Ceres' end-of-game banish
@@ -448,29 +448,26 @@ def _take_from_deck(table: Table, option: Option,
 
 def _ranked(f: Finale, options: list[Option], rulings: Rulings | None) -> list[Option]:
     """Options with their resulting totals, best first (ties keep the offered order)."""
-    valued = [replace(o, value=_value(f, o, rulings)) for o in options]
+    scorer = SeatScorer(rulings)
+    valued = [replace(o, value=_value(f, o, scorer)) for o in options]
     return sorted(valued, key=lambda o: -(o.value or 0.0))
 
 
-def _value(f: Finale, option: Option, rulings: Rulings | None) -> float:
+def _value(f: Finale, option: Option, scorer: SeatScorer) -> float:
     """The seat's total after the option; unseen deck cards are averaged over the unseen."""
     if option.random_pick:
         return _mean_over(f.table, option, [replace(option, random_pick=False, gain=(c,))
-                                            for c in sorted(f.table.banished)], rulings)
+                                            for c in sorted(f.table.banished)], scorer)
     if option.needs_reveal:
-        return _unseen_value(f.table, option, rulings)
-    return _total(apply(f.table, option), option.seat, rulings)
-
-
-def _total(table: Table, seat: int, rulings: Rulings | None) -> int:
-    return seat_total(table, seat, rulings)
+        return _unseen_value(f.table, option, scorer)
+    return scorer.total(apply(f.table, option), option.seat)
 
 
 def _mean_over(table: Table, option: Option, outcomes: list[Option],
-               rulings: Rulings | None) -> float:
+               scorer: SeatScorer) -> float:
     if not outcomes:
-        return float(_total(table, option.seat, rulings))
-    values = [_total(apply(table, o), o.seat, rulings) for o in outcomes]
+        return float(scorer.total(table, option.seat))
+    values = [scorer.total(apply(table, o), o.seat) for o in outcomes]
     return sum(values) / len(values)
 
 
@@ -480,7 +477,7 @@ def unseen(table: Table) -> list[str]:
     return [cid for cid in CARDS if cid not in seen]
 
 
-def _unseen_value(table: Table, option: Option, rulings: Rulings | None) -> float:
+def _unseen_value(table: Table, option: Option, scorer: SeatScorer) -> float:
     """Expected total when the deck is unknown, card by card over the unseen cards.
 
     Hacker and Hypnotist: the mean over each unseen card being the revealed one.
@@ -490,10 +487,10 @@ def _unseen_value(table: Table, option: Option, rulings: Rulings | None) -> floa
     pool = unseen(table)
     base = replace(option, revealed=())
     if option.ability != "online-gambler" or not pool:
-        return _mean_over(table, base, [replace(option, revealed=(c,)) for c in pool], rulings)
-    now = _total(table, option.seat, rulings)
+        return _mean_over(table, base, [replace(option, revealed=(c,)) for c in pool], scorer)
+    now = scorer.total(table, option.seat)
     share = min(1.0, GAMBLER_REVEALS / len(pool))
-    gains = [_total(apply(table, replace(option, revealed=(c,))), option.seat, rulings) - now
+    gains = [scorer.total(apply(table, replace(option, revealed=(c,))), option.seat) - now
              for c in pool if CARDS[c].color is option.color]
     return now + share * sum(gains)
 

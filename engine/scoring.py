@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from types import MappingProxyType
 
@@ -180,6 +181,15 @@ class _Board:
 
 
 def _board(table: Table, rulings: Rulings) -> _Board:
+    return _Board(*_stack_facts(table, rulings), *_pile_facts(_pile(table, rulings)))
+
+
+# The _Board fields read from the stacks, and those read from the pile.
+_StackFacts = tuple[MappingProxyType[Color, int], bool, tuple[int, ...]]
+_PileFacts = tuple[int, MappingProxyType[Color, int]]
+
+
+def _stack_facts(table: Table, rulings: Rulings) -> _StackFacts:
     colors: dict[Color, int] = {}
     for stack in table.locations:
         for sc in stack:
@@ -190,12 +200,14 @@ def _board(table: Table, rulings: Rulings) -> _Board:
     open_location = len(tops) < len(Location) or any(sc.face_down for sc in tops)
     values = tuple(CARDS[sc.card].core for sc in tops if sc.card is not None
                    and (not sc.face_down or rulings.developer_face_down))
-    pile = _pile(table, rulings)
+    return MappingProxyType(colors), open_location, values
+
+
+def _pile_facts(pile: tuple[str, ...]) -> _PileFacts:
     banished_colors: dict[Color, int] = {}
     for cid in pile:
         banished_colors[CARDS[cid].color] = banished_colors.get(CARDS[cid].color, 0) + 1
-    return _Board(MappingProxyType(colors), open_location, values, len(pile),
-                  MappingProxyType(banished_colors))
+    return len(pile), MappingProxyType(banished_colors)
 
 
 def _pile(table: Table, rulings: Rulings) -> tuple[str, ...]:
@@ -477,8 +489,12 @@ def best_hand(seat: Seat, facts: Facts,
     """
     ids = seat.hand
     fixed = {c.card: c for c in seat.choices}
-    colors = [PRINTED[c] | _fixed_color(fixed.get(c)) for c in ids]
-    names = [_fixed_name(fixed.get(c)) or c for c in ids]
+    if fixed:
+        colors = [PRINTED[c] | _fixed_color(fixed.get(c)) for c in ids]
+        names = [_fixed_name(fixed.get(c)) or c for c in ids]
+    else:  # the usual case (nothing declared), without a lookup per card
+        colors = [PRINTED[c] for c in ids]
+        names = list(ids)
     oranges, grays = _free(ids, fixed)
     plan = [(cl, j) for j, c in enumerate(ids) for cl in CLAUSES[c]]
     if not oranges and not grays:
@@ -568,6 +584,13 @@ def influence_points(values: Sequence[int], neutral: int = 0) -> tuple[int, ...]
     ranked = sorted(set(values) | ({neutral} if neutral else set()), reverse=True)
     last = len(INFLUENCE_RATES) - 1
     return tuple(v * INFLUENCE_RATES[min(ranked.index(v), last)] for v in values)
+
+
+@lru_cache(maxsize=1024)
+def _influence_points(values: tuple[int, ...], neutral: int) -> tuple[int, ...]:
+    """:func:`influence_points`, remembered: ranking end-of-game options asks it about
+    the same few token counts again and again (a pure function of small ints)."""
+    return influence_points(values, neutral)
 
 
 def _token_points(seat: Seat, influence: int) -> tuple[int, int, int, int, int]:
@@ -713,8 +736,12 @@ def score(table: Table, rulings: Rulings | None = None, *, notes: bool = True) -
     return ScoreSheet(tuple(columns), won, by_token)
 
 
-def seat_total(table: Table, index: int, rulings: Rulings | None = None) -> int:
+def seat_total(table: Table, index: int, rulings: Rulings | None = None, *,
+               board: _Board | None = None) -> int:
     """One seat's total (used to rank end-of-game options); only that seat is scored.
+
+    ``board`` is the table's board facts when the caller already has them
+    (:class:`SeatScorer`).
 
     >>> t = Table(seats=(Seat("Ann", ("eo", "deanna"), helium=2), Seat("Bob", ())))
     >>> seat_total(t, 0) == score(t).players[0].total
@@ -722,12 +749,46 @@ def seat_total(table: Table, index: int, rulings: Rulings | None = None) -> int:
     """
     rulings = rulings or Rulings()
     seat = table.seats[index]
-    ranked = influence_points([s.influence for s in table.seats], table.neutral_influence)
+    ranked = _influence_points(tuple(s.influence for s in table.seats), table.neutral_influence)
     # The rows' points without their explanatory text (ranking options scores many tables).
     if seat.automa is not None:
         core, bonus = _automa_rows(seat)
         cards = core.points + bonus.points
     else:
-        hand, values, _ = best_hand(seat, seat_facts(table, index, rulings), rulings)
+        hand, values, _ = best_hand(seat, seat_facts(table, index, rulings, board), rulings)
         cards = _core(hand.ids) + sum(values)
     return seat.extra_points + cards + sum(_token_points(seat, ranked[index]))
+
+
+class SeatScorer:
+    """:func:`seat_total` for a run of tables that mostly share their stacks and pile.
+
+    Ranking end-of-game options scores one table per option, and most options change
+    one seat only. The board facts (a walk over every stack card) are therefore kept
+    while the stacks and the counted pile are the very same tuples as last time: both
+    are immutable, and the scorer holds them, so an identity match means equal facts.
+    """
+
+    def __init__(self, rulings: Rulings | None = None) -> None:
+        self.rulings = rulings or Rulings()
+        # The last stacks and pile read, with their facts (a Ceres banish or a Surgeon
+        # changes the pile only, a Justice the stacks only), and the board they made.
+        self._stacks: tuple[object, _StackFacts] | None = None
+        self._pile: tuple[object, _PileFacts] | None = None
+        self._last: _Board | None = None
+
+    def total(self, table: Table, index: int) -> int:
+        return seat_total(table, index, self.rulings, board=self._board(table))
+
+    def _board(self, table: Table) -> _Board:
+        stacks, pile = self._stacks, self._pile
+        counted = _pile(table, self.rulings)
+        if self._last is not None and stacks is not None and pile is not None and (
+                stacks[0] is table.locations and pile[0] is counted):
+            return self._last
+        if stacks is None or stacks[0] is not table.locations:
+            stacks = self._stacks = (table.locations, _stack_facts(table, self.rulings))
+        if pile is None or pile[0] is not counted:
+            pile = self._pile = (counted, _pile_facts(counted))
+        self._last = _Board(*stacks[1], *pile[1])
+        return self._last
