@@ -385,10 +385,11 @@ def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarr
 
 
 def edge_strength(
-    ev: Evidence, view: View, xc: float, ys: np.ndarray, angles: np.ndarray
+    ev: Evidence, view: View, xc: float, ys: np.ndarray, angles: np.ndarray, step: float = 2.0
 ) -> np.ndarray:
-    """Mean gradient across lines through (xc, y) sloped at each angle: (angles, ys)."""
-    xs = np.arange(xc - 22, xc + 22.1, 2.0)[None, None, :]
+    """Mean gradient across lines through (xc, y) sloped at each angle: (angles, ys),
+    sampled every ``step`` mm along the lines."""
+    xs = np.arange(xc - 22, xc + 22.1, step)[None, None, :]
     tan = np.tan(angles)[:, None, None]
     y = ys[None, :, None] + (xs - xc) * tan
     x = np.broadcast_to(xs, y.shape)
@@ -587,7 +588,7 @@ RETRY_REASONS = (  # an occluded column worth a second look: its shape, not a ha
     "no bottom edge",
 )
 MAX_STACK_MM = CARD_H_MM + 6 * 16.0  # seven cards cascaded 16 mm apart
-WIDE = np.radians(np.arange(-6.0, 6.1, 1.0))  # every slope a card lies at (within ±5°)
+WIDE = np.radians(np.arange(-6.0, 6.1, 2.0))  # slopes a card lies at (±5°), refined ±1°
 ONE_AND_HALF = math.radians(1.5)  # slopes closer than this make the same outline
 
 
@@ -645,10 +646,11 @@ def _strong_edges(
     """The ``count`` strongest straight edges (y at ``xc``, slope) among ``ys`` and
     ``angles``, 4 mm apart, leaving out the one already ``tried``.
 
-    Searched on every other row, then each peak refined to the rows beside it: half the
-    sampling, and an edge's strength spreads over a millimetre anyway."""
+    Searched coarsely (every other row, every 4 mm along the line), then each peak
+    refined to the rows and slopes beside it: an edge's strength spreads over a
+    millimetre and a degree anyway, and most of the search is over bare rows."""
     coarse = ys[::2]
-    table = edge_strength(ev, view, xc, coarse, angles)
+    table = edge_strength(ev, view, xc, coarse, angles, step=4.0)
     best = table.max(axis=0)
     peaks = np.flatnonzero((best[1:-1] >= best[:-2]) & (best[1:-1] >= best[2:])) + 1
     peaks = peaks[best[peaks] >= 0.4 * best.max()]
