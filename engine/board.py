@@ -32,10 +32,9 @@ class Location(StrEnum):
     LUNA = "luna"
     INSTITUTE = "institute"
 
-    @property
-    def pos(self) -> int:
-        """Board position, 0 (Jupiter) to 3 (The Institute)."""
-        return _POS[self]
+    # Board position, 0 (Jupiter) to 3 (The Institute). A plain attribute of each
+    # member (set below), not a property: every stack access reads it.
+    pos: int
 
     @property
     def bonus(self) -> Bonus:
@@ -56,7 +55,8 @@ class Location(StrEnum):
 
 _ORDER: tuple[Location, ...] = tuple(Location)
 LOCATIONS = _ORDER  # iterating a tuple is much faster than iterating the Enum
-_POS = {loc: i for i, loc in enumerate(_ORDER)}
+for _pos, _loc in enumerate(_ORDER):
+    _loc.pos = _pos
 _BONUS = {
     Location.JUPITER: Bonus.FLEET,
     Location.MARS: Bonus.HELIUM,

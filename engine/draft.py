@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import cast
 
 from engine import cards
 from engine.automa_state import AutomaState
@@ -40,7 +41,9 @@ class Draft:
         self.changes: list[Change] = []
         self.base = state
         # Copied on first write (most events touch neither the stacks nor the piles).
-        self._locations: list[list[Slot]] | None = None
+        # A stack is the base state's tuple until a rule writes to it, then a list: an
+        # event changes one or two stacks, and the others stay shared.
+        self._locations: list[Sequence[Slot]] | None = None
         self._deck: list[str] | None = None
         self._banished: list[str] | None = None
         self._revealed: list[str | None] | None = None
@@ -48,14 +51,24 @@ class Draft:
 
     @property
     def locations(self) -> list[list[Slot]]:
-        """The four stacks, writable (copied from the base state on first use)."""
-        if self._locations is None:
-            self._locations = list(map(list, self.base.locations))
-        return self._locations
+        """The four stacks, all writable (copied from the base state on first use)."""
+        for pos in range(len(self.base.locations)):
+            self._writable(pos)
+        return cast(list[list[Slot]], self._locations)  # every stack is a list now
 
     @locations.setter
     def locations(self, value: list[list[Slot]]) -> None:
-        self._locations = value
+        self._locations = list(value)
+
+    def _writable(self, pos: int) -> list[Slot]:
+        """The stack at board position ``pos``, copied to a list on its first write."""
+        stacks = self._locations
+        if stacks is None:
+            stacks = self._locations = list(self.base.locations)
+        stack = stacks[pos]
+        if not isinstance(stack, list):
+            stack = stacks[pos] = list(stack)
+        return stack
 
     @property
     def deck(self) -> list[str] | None:
@@ -103,7 +116,7 @@ class Draft:
         # values in the dict) only where a rule wrote to them.
         fields = self.__dict__.copy()
         fields["players"] = tuple(self.players)
-        if self._locations is not None:
+        if self._locations is not None:  # (tuple() returns an unchanged stack as it is)
             fields["locations"] = tuple(map(tuple, self._locations))
         if self._hidden:
             fields["deck"] = None
@@ -150,7 +163,8 @@ class Draft:
             return True
         if self.deck is not None and card in self.deck:
             return True
-        return any(slot.card == card for stack in self.locations for slot in stack)
+        stacks = self._locations if self._locations is not None else self.base.locations
+        return any(slot.card == card for stack in stacks for slot in stack)
 
     def may_hold(self, player: int, card: str) -> bool:
         """Could ``card`` be in this player's hand, as far as the table knows?"""
@@ -359,7 +373,7 @@ class Draft:
             raise IllegalActionError(f"the turned-over card is {known}, not {card}", rule="place")
         if known is None and card is not None:
             self._claim_unknown(card)
-        slot = Slot(known if known is not None else card)
+        slot = _face_up(known if known is not None else card)
         self.put_top(location, slot)
         self.note("place", card=slot.card, target=location.value)
         return slot
@@ -372,7 +386,7 @@ class Draft:
     def deploy(self, player: int, card: str, location: Location) -> None:
         """Put a hand card face up on top of a location."""
         self.take_from_hand(player, card)
-        self.put_top(location, Slot(card))
+        self.put_top(location, _face_up(card))
         self.note("deploy", player=player, card=card, target=location.value)
 
     def identify(self, location: Location, index: int, card: str | None) -> Slot:
@@ -380,7 +394,7 @@ class Draft:
 
         :raises IllegalActionError: for a wrong or missing name.
         """
-        slot = self.locations[location.pos][index]
+        slot = self.stack_at(location)[index]
         if slot.card is not None:
             if card is not None and card != slot.card:
                 raise IllegalActionError(f"that card is {slot.card}, not {card}", rule="identify")
@@ -390,26 +404,25 @@ class Draft:
                                      rule="identify")
         self._claim_unknown(card)
         slot = Slot(card, slot.face_down)
-        self.locations[location.pos][index] = slot
+        self._writable(location.pos)[index] = slot
         return slot
 
     def put_top(self, location: Location, slot: Slot) -> None:
-        self.locations[location.pos].append(slot)
+        self._writable(location.pos).append(slot)
 
     def put_at(self, location: Location, index: int, slot: Slot) -> None:
         """Insert a card into a stack at ``index`` (0 = bottom)."""
-        self.locations[location.pos].insert(index, slot)
+        self._writable(location.pos).insert(index, slot)
 
     def take_at(self, location: Location, index: int) -> Slot:
         """Remove and return the card at ``index`` of a stack (-1 = top)."""
-        stack = self.locations[location.pos]
-        if not stack:
+        if not self.stack_at(location):
             raise IllegalActionError(f"{location.label} has no cards", rule="empty-location")
-        return stack.pop(index)
+        return self._writable(location.pos).pop(index)
 
     def index_of(self, location: Location, card: str) -> int:
         """Where ``card`` sits in a stack (0 = bottom)."""
-        for i, slot in enumerate(self.locations[location.pos]):
+        for i, slot in enumerate(self.stack_at(location)):
             if slot.card == card:
                 return i
         raise IllegalActionError(f"{card} is not on {location.label}", rule="location")
@@ -425,7 +438,7 @@ class Draft:
              ) -> Slot:
         """Move a card between stacks (never a deploy); ``to_index`` None = on top."""
         slot = self.take_at(source, index)
-        stack = self.locations[target.pos]
+        stack = self._writable(target.pos)
         stack.insert(len(stack) if to_index is None else to_index, slot)
         self.note("move", card=slot.card, source=source.value, target=target.value)
         return slot
@@ -471,6 +484,18 @@ def _conditions(player: Player) -> set[str]:
     if player.fleet >= TRIGGER_AT:
         met.add("fleet")
     return met
+
+
+def _face_up(card: str | None) -> Slot:
+    """The shared face-up slot of a card: slots are immutable values (like the events
+    decisions offer), so stacks can hold the same one instead of a new one per deploy."""
+    slot = _FACE_UP.get(card)
+    if slot is None:
+        slot = _FACE_UP[card] = Slot(card)
+    return slot
+
+
+_FACE_UP: dict[str | None, Slot] = {}  # at most one per card of the catalogue
 
 
 def _seat(player: int | None) -> str | None:

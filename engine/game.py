@@ -66,8 +66,9 @@ class Game:
 
     def play(self, event: Event) -> GameState:
         """Apply ``event``, then answer any chance decisions that follow from ``rng``."""
-        self.push(event)
-        self.resolve_chance()
+        pending = self.push(event).pending
+        if pending is not None and pending.player is None:  # (most events ask a player)
+            self.resolve_chance()
         return self.states[-1]
 
     def resolve_chance(self) -> None:
