@@ -32,6 +32,7 @@ from itertools import combinations
 
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, Bonus, House, Location
 from engine.cards import CARDS, Color
+from engine.frozen import evolve_slots
 from engine.rulings import Rulings
 from engine.scoring import SeatScorer
 from engine.table import Seat, Table
@@ -364,22 +365,22 @@ def apply(table: Table, option: Option, rng: random.Random | None = None) -> Tab
             raise FinaleError(f"{option.label}: {cid} is not in {seat.name}'s hand")
     hand = [c for c in seat.hand if c not in option.banish]
     if option.banish:  # most options banish nothing: no copy of the table then
-        table = replace(table, banished=table.banished + option.banish)
+        table = evolve_slots(table, banished=table.banished + option.banish)
     table, gained = _take(table, option, rng)
-    seat = replace(seat, hand=(*hand, *gained), helium=seat.helium + option.helium)
+    seat = evolve_slots(seat, hand=(*hand, *gained), helium=seat.helium + option.helium)
     seat = _token_bonus(seat, option.bonus)
     if option.ability == "hacker" and option.revealed:
-        seat = replace(seat, extra_points=seat.extra_points + CARDS[option.revealed[0]].core)
+        seat = evolve_slots(seat, extra_points=seat.extra_points + CARDS[option.revealed[0]].core)
     return table.with_seat(option.seat, seat)
 
 
 def _token_bonus(seat: Seat, bonus: Bonus | None) -> Seat:
     if bonus is Bonus.HELIUM:
-        return replace(seat, helium=seat.helium + 1)
+        return evolve_slots(seat, helium=seat.helium + 1)
     if bonus is Bonus.FLEET:
-        return replace(seat, fleet=min(FLEET_MAX, seat.fleet + 1))
+        return evolve_slots(seat, fleet=min(FLEET_MAX, seat.fleet + 1))
     if bonus is Bonus.INFLUENCE:
-        return replace(seat, influence=min(INFLUENCE_TOKENS, seat.influence + 1))
+        return evolve_slots(seat, influence=min(INFLUENCE_TOKENS, seat.influence + 1))
     return seat
 
 
@@ -412,7 +413,7 @@ def _take_from_pile(table: Table, cards: Sequence[str],
         if cid not in pile:
             raise FinaleError(f"{option.label}: {cid} is not banished")
         pile.remove(cid)
-    return replace(table, banished=tuple(pile)), tuple(cards)
+    return evolve_slots(table, banished=tuple(pile)), tuple(cards)
 
 
 def _take_from_stack(table: Table, option: Option) -> Table:
@@ -440,7 +441,7 @@ def _take_from_deck(table: Table, option: Option,
         rest = tuple(rest_list)
     if table.deck is not None:
         deck = rest + table.deck[len(shown):]
-        table = replace(table, deck=deck)
+        table = evolve_slots(table, deck=deck)
     return table, gained
 
 
@@ -449,14 +450,14 @@ def _take_from_deck(table: Table, option: Option,
 def _ranked(f: Finale, options: list[Option], rulings: Rulings | None) -> list[Option]:
     """Options with their resulting totals, best first (ties keep the offered order)."""
     scorer = SeatScorer(rulings)
-    valued = [replace(o, value=_value(f, o, scorer)) for o in options]
+    valued = [evolve_slots(o, value=_value(f, o, scorer)) for o in options]
     return sorted(valued, key=lambda o: -(o.value or 0.0))
 
 
 def _value(f: Finale, option: Option, scorer: SeatScorer) -> float:
     """The seat's total after the option; unseen deck cards are averaged over the unseen."""
     if option.random_pick:
-        return _mean_over(f.table, option, [replace(option, random_pick=False, gain=(c,))
+        return _mean_over(f.table, option, [evolve_slots(option, random_pick=False, gain=(c,))
                                             for c in sorted(f.table.banished)], scorer)
     if option.needs_reveal:
         return _unseen_value(f.table, option, scorer)
@@ -485,12 +486,12 @@ def _unseen_value(table: Table, option: Option, scorer: SeatScorer) -> float:
     its chance of being among the 7 times what gaining it alone is worth.
     """
     pool = unseen(table)
-    base = replace(option, revealed=())
+    base = evolve_slots(option, revealed=())
     if option.ability != "online-gambler" or not pool:
-        return _mean_over(table, base, [replace(option, revealed=(c,)) for c in pool], scorer)
+        return _mean_over(table, base, [evolve_slots(option, revealed=(c,)) for c in pool], scorer)
     now = scorer.total(table, option.seat)
     share = min(1.0, GAMBLER_REVEALS / len(pool))
-    gains = [scorer.total(apply(table, replace(option, revealed=(c,))), option.seat) - now
+    gains = [scorer.total(apply(table, evolve_slots(option, revealed=(c,))), option.seat) - now
              for c in pool if CARDS[c].color is option.color]
     return now + share * sum(gains)
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, House, Location
 from engine.cards import CARDS, Color, check_id
+from engine.frozen import evolve_slots
 
 
 class TableError(ValueError):
@@ -93,7 +94,7 @@ class Table:
     def with_seat(self, index: int, seat: Seat) -> Table:
         """A copy with one seat replaced."""
         seats = (*self.seats[:index], seat, *self.seats[index + 1 :])
-        return replace(self, seats=seats)
+        return evolve_slots(self, seats=seats)  # (the end-of-game ranking's hot path)
 
     def with_stack(self, location: Location, stack: tuple[StackCard, ...]) -> Table:
         """A copy with one location's stack replaced."""
