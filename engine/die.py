@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.board import Bonus, Location
 from engine.decisions import Kind
 from engine.draft import Draft
-from engine.events import ROLLS, Choose, Event, Face, Roll
+from engine.events import ROLLS, Choose, Event, Face, Roll, choose
 from engine.steps import Step, answer, step
 
 FACES: tuple[Face, ...] = tuple(Face)
@@ -71,7 +71,7 @@ def reveal_and_place(draft: Draft, s: Step, prompt: str) -> None:
 def banish_a_top_card(draft: Draft, s: Step) -> None:
     """The banish face: the top card of a location of the player's choice."""
     options = [
-        Choose(slot.card, loc, len(draft.stack_at(loc)) - 1)
+        choose(slot.card, loc, len(draft.stack_at(loc)) - 1)
         for loc in Location
         if (slot := draft.top(loc)) is not None
     ]

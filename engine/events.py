@@ -260,6 +260,17 @@ def leads(card: str | None) -> tuple[Lead, ...]:
     return found
 
 
+def choose(value: str | None, location: Location | None = None,
+           index: int | None = None) -> Choose:
+    """The shared :class:`Choose` value (ability options offer the same few again and
+    again: the cards on the stacks, in hands and in the pile)."""
+    key = (value, location, index)
+    event = _CHOICES.get(key)
+    if event is None:
+        event = _CHOICES[key] = Choose(value, location, index)
+    return event
+
+
 def place(location: Location, card: str | None) -> Place:
     """The shared :class:`Place` value."""
     key = (location, card)
@@ -271,9 +282,12 @@ def place(location: Location, card: str | None) -> Place:
 
 _LEADS: dict[tuple[str | None, Location | None], Lead] = {}
 _PLACES: dict[tuple[Location, str | None], Place] = {}
+_CHOICES: dict[tuple[str | None, Location | None, int | None], Choose] = {}
 _LEADS_BY_CARD: dict[str | None, tuple[Lead, ...]] = {}
 GAIN_FROM: dict[Location, GainFrom] = {loc: GainFrom(loc) for loc in Location}
 ROLLS: tuple[Roll, ...] = tuple(Roll(face) for face in Face)
+SCOUT = Scout()  # offered every turn
+DRAW_FROM_DECK = DrawFromDeck()  # offered at nearly every gain step
 
 OBSERVATIONS: tuple[type[Event], ...] = (
     Identify, DrawUnknown, SetHandCount, SetLocation, SetTokens, SetSovereign, RevealCard,

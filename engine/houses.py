@@ -12,7 +12,7 @@ from engine.board import Bonus, House, Location
 from engine.decisions import Kind
 from engine.die import MINERVA, reveal_and_place
 from engine.draft import Draft
-from engine.events import Block, Choose, Decline, Event
+from engine.events import Block, Decline, Event, choose
 from engine.steps import Step, answer, step
 
 SOVEREIGN_BLOCKS = ("justice", "martyr")
@@ -79,7 +79,7 @@ def house_ability(draft: Draft, s: Step) -> None:
 def ceres_banish(draft: Draft, s: Step) -> None:
     """Banish any one card of any location (not only a top card, read literally)."""
     options = [
-        Choose(slot.card, loc, index)
+        choose(slot.card, loc, index)
         for loc in Location
         for index, slot in enumerate(draft.stack_at(loc))
     ]

@@ -8,14 +8,18 @@ these two; card effects, house abilities and die faces never give one.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine import abilities, automa, cards, corrections, die, endgame, houses, setup  # noqa: F401
-from engine.board import LOCATIONS
+from engine.board import LOCATIONS, Location
 from engine.decisions import Decision, Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import (
+    DRAW_FROM_DECK,
     GAIN_FROM,
     OBSERVATIONS,
+    SCOUT,
     DrawFromDeck,
     Event,
     GainFrom,
@@ -106,7 +110,7 @@ def run(draft: Draft) -> None:
 def begin_turn(draft: Draft, s: Step) -> None:
     """Start a player's turn: Lead or Scout (Au Toma runs her own procedure)."""
     draft.current = s.player
-    draft.turn = TurnContext(s.player, kind=str(s.data[0]) if s.data else "normal")
+    draft.turn = turn_context(s.player, None, str(s.data[0]) if s.data else "normal")
     draft.note("turn", player=s.player)
     if draft.players[s.player].automa:
         draft.push(s.then("automa-turn"))
@@ -133,7 +137,7 @@ def turn_options(draft: Draft, player: int) -> list[Event]:
     if hand.unknown:
         options.extend(leads(None))  # the camera will name the card
     if draft.deck_count > 0:
-        options.append(Scout())
+        options.append(SCOUT)
     return options
 
 
@@ -155,8 +159,18 @@ def lead(draft: Draft, s: Step, action: Lead) -> None:
     if action.location is not None and action.card is not None:
         draft.deploy(p, action.card, action.location)
         assert draft.turn is not None
-        draft.turn = TurnContext(p, action.location, kind=draft.turn.kind)
+        draft.turn = turn_context(p, action.location, draft.turn.kind)
         draft.push(Step("deploy-ability", p, action.card, action.location))  # runs first
+
+
+@lru_cache(maxsize=256)
+def turn_context(player: int, deployed_to: Location | None, kind: str) -> TurnContext:
+    """The shared context of a turn's start or of its deploy (nothing else set yet).
+
+    Contexts are immutable values, like the events decisions offer, so one per seat,
+    location and kind serves every turn instead of a new one twice a turn.
+    """
+    return TurnContext(player, deployed_to, kind=kind)
 
 
 def ask_place(draft: Draft, then: Step, prompt: str) -> None:
@@ -204,7 +218,7 @@ def gain(draft: Draft, s: Step) -> None:
         and not (turn.kind == "out-of-order" and top.card == abilities.LOAN_SHARK)
     ]
     if draft.deck_count > 0:
-        options.append(DrawFromDeck())
+        options.append(DRAW_FROM_DECK)
     if options:
         name = draft.players[s.player].name
         draft.ask(s.player, Kind.GAIN, f"{name}: gain a card", options, s.then("gain-answer"),

@@ -23,7 +23,7 @@ from engine.abilities.primitives import (
 )
 from engine.decisions import Kind
 from engine.draft import Draft
-from engine.events import Block, Choose, Event
+from engine.events import Block, Choose, Event, choose
 from engine.houses import SOVEREIGN_BLOCKS
 from engine.steps import Step, answer, step
 
@@ -176,7 +176,7 @@ def _banish_pick(draft: Draft, s: Step) -> None:
         return
     name = draft.players[victim].name
     decide(draft, victim, Kind.CHOOSE, f"{name}: banish one of your cards",
-           [Choose(card) for card in hand_cards(draft, victim)], s.then("forced-banish-picked"))
+           [choose(card) for card in hand_cards(draft, victim)], s.then("forced-banish-picked"))
 
 
 def _ask_bottom(draft: Draft, victim: int, what: str, cards: Sequence[str],

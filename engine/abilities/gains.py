@@ -37,7 +37,7 @@ from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
-from engine.events import Choose, Event
+from engine.events import Choose, Event, choose
 from engine.state import Slot
 from engine.steps import Step, answer, step
 
@@ -278,7 +278,7 @@ def _online_gambler_name(draft: Draft, s: Step) -> None:
         draft.reveal_from_deck()
         name_revealed(draft, s.player, s.then("online-gambler-seen"))
         return
-    options = [Choose(c.value) for c in Color if c.value not in named]
+    options = [choose(c.value) for c in Color if c.value not in named]
     name = draft.players[s.player].name
     draft.ask(s.player, Kind.CHOOSE, f"{name}: name a color ({len(named) + 1} of 3)", options,
               s.then("online-gambler-color"))

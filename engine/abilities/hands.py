@@ -31,7 +31,7 @@ from engine.abilities.primitives import (
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
-from engine.events import Choose, Event
+from engine.events import Choose, Event, choose
 from engine.state import Hand
 from engine.steps import Step, answer, step
 
@@ -127,7 +127,7 @@ def _arlus_next(draft: Draft, s: Step) -> None:
                   [Choose(c) for c in hand_cards(draft, q)], then)
     else:
         draft.ask(None, Kind.RANDOM, f"Arlus: a random card from {draft.players[q].name}",
-                  [Choose(c) for c in draft.hand(q).known], then)
+                  [choose(c) for c in draft.hand(q).known], then)
 
 
 @answer("arlus-card")

@@ -30,7 +30,7 @@ from engine.cards import ALL_IDS, CARDS, Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
-from engine.events import Choose, Decline, Event
+from engine.events import Choose, Decline, Event, choose
 from engine.state import Slot
 from engine.steps import ANSWERS, Step, answer, step
 
@@ -145,7 +145,7 @@ def under_is(draft: Draft, s: Step, *colors: Color) -> bool | None:
 
 
 def banished_choices(draft: Draft, test: CardTest | None = None) -> list[Event]:
-    return [Choose(c) for c in draft.banished if test is None or test(c)]
+    return [choose(c) for c in draft.banished if test is None or test(c)]
 
 
 def card_options(
@@ -156,7 +156,7 @@ def card_options(
     for loc in locations:
         for i, slot in enumerate(draft.stack_at(loc)):
             if (skip is None or slot.card != skip) and test(slot) is not False:
-                options.append(Choose(slot.card, loc, i))
+                options.append(choose(slot.card, loc, i))
     return options
 
 
