@@ -64,6 +64,15 @@ def tally(groups: Iterable[Iterable[T]]) -> dict[T, int]:
     return out
 
 
+def _count(items: Iterable[T]) -> dict[T, int]:
+    """How many times each item occurs (``tally`` of one-item groups, without the groups:
+    scoring builds a hand per end-of-game option)."""
+    out: dict[T, int] = {}
+    for item in items:
+        out[item] = out.get(item, 0) + 1
+    return out
+
+
 class Hand:
     """One player's cards under one assignment of Orange names and Gray castes."""
 
@@ -82,7 +91,7 @@ class Hand:
         # A card's own caste/name is discounted from "with" tests (ruling 9).
         self.own = 1 if rulings.with_means_other_cards else 0
         self.count = tally(colors) if count is None else count
-        self.held = tally([[n] for n in names]) if held is None else held
+        self.held = _count(names) if held is None else held
 
     @classmethod
     def of(cls, ids: Iterable[str], facts: Facts | None = None, rulings: Rulings | None = None,

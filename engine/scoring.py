@@ -279,33 +279,53 @@ _READS = {cid: _reads(cid) for cid in CARDS}
 def _free(ids: tuple[str, ...], fixed: dict[str, Choice]) -> tuple[tuple[int, ...],
                                                                    tuple[int, ...]]:
     """Indexes of the Oranges and Grays whose choice is left to scoring."""
-    oranges = tuple(j for j, c in enumerate(ids) if CARDS[c].color is Color.ORANGE
-                    and c not in fixed)
-    grays = tuple(j for j, c in enumerate(ids) if CARDS[c].color is Color.GRAY and c not in fixed)
+    oranges = tuple(j for j, c in enumerate(ids) if c in _ORANGES and c not in fixed)
+    grays = tuple(j for j, c in enumerate(ids) if c in _GRAYS and c not in fixed)
     return oranges, grays
+
+
+_ORANGES = frozenset(cid for cid, card in CARDS.items() if card.color is Color.ORANGE)
+_GRAYS = frozenset(cid for cid, card in CARDS.items() if card.color is Color.GRAY)
 
 
 def _search(ids: tuple[str, ...], names: list[str], oranges: tuple[int, ...],
             grays: tuple[int, ...], rulings: Rulings) -> _Search:
     reads = [_READS[c] for c in ids]
-    colors: set[Color] = set().union(*(r.colors_up for r in reads))
+    letters = any(r.letters for r in reads)
+    # Each half of the search is prepared only when its cards are free.
+    names_tried: tuple[str, ...] = ()
+    symmetric = not letters
+    if oranges:
+        names_tried, symmetric = _names_to_try(ids, names, oranges, reads, letters, rulings)
+    castes = _castes_to_try(ids, grays, reads) if grays else ()
+    return _Search(oranges, grays, names_tried, castes, symmetric)
+
+
+def _names_to_try(ids: tuple[str, ...], names: list[str], oranges: tuple[int, ...],
+                  reads: list[_Reads], letters: bool,
+                  rulings: Rulings) -> tuple[tuple[str, ...], bool]:
+    """The names worth giving the free Oranges, and whether those are interchangeable."""
     read: set[str] = set().union(*(r.names_read for r in reads))
-    if grays and any(r.any_color for r in reads):
-        read_colors = set().union(*(r.colors_read for r in reads))
-        colors |= _caste_stand_ins(ids, read_colors, len(grays))
-    chosen: set[str] = set().union(*(r.names_up for r in reads)) if oranges else set()
+    chosen: set[str] = set().union(*(r.names_up for r in reads))
     # A name a fixed card already bears adds nothing to "with" tests and only repeats
     # a first letter for Codebreaker (no card's clauses read its own name).
     chosen -= {n for j, n in enumerate(names) if j not in oranges}
-    letters = any(r.letters for r in reads)
-    if letters and oranges:
+    if letters:
         used = {initial(n, rulings) for j, n in enumerate(names) if j not in oranges}
         chosen |= _letter_stand_ins(read, used, rulings)
     symmetric = not letters and not any(ids[j] in read for j in oranges)
     # Letters before digits, so a stand-in name reads naturally when any will do.
-    ordered = tuple(sorted(chosen, key=lambda n: (not n[0].isalpha(), n)))
-    return _Search(oranges, grays, ordered,
-                   tuple(c for c in _CHOOSABLE if c in colors) if grays else (), symmetric)
+    return tuple(sorted(chosen, key=lambda n: (not n[0].isalpha(), n))), symmetric
+
+
+def _castes_to_try(ids: tuple[str, ...], grays: tuple[int, ...],
+                   reads: list[_Reads]) -> tuple[Color, ...]:
+    """The extra castes worth giving the free Grays, in caste order."""
+    colors: set[Color] = set().union(*(r.colors_up for r in reads))
+    if any(r.any_color for r in reads):
+        read_colors = set().union(*(r.colors_read for r in reads))
+        colors |= _caste_stand_ins(ids, read_colors, len(grays))
+    return tuple(c for c in _CHOOSABLE if c in colors)
 
 
 def _caste_stand_ins(ids: tuple[str, ...], read: set[Color], k: int) -> set[Color]:
