@@ -92,6 +92,11 @@ def write_thresholds(model_path: Path | None = None) -> None:
         path.read_text(),
         flags=re.S,
     )
+    # Recalibrating can also rewrite the embedder (--int8): the size must follow it.
+    model = model_path or default_model_path()
+    if model.is_file():
+        size = f"({model.stat().st_size / 1e6:.2f} MB)"
+        text = re.sub(r"\(\d+\.\d+ MB\)", size, text, count=1)
     path.write_text(text)
 
 

@@ -18,3 +18,11 @@ def test_open_set_section_matches_the_model(classifier) -> None:
         meta["min_back"],
         meta["min_back_likeness"],
     ]
+
+
+def test_the_stated_file_size_is_the_committed_models() -> None:
+    from vision.classifier import default_model_path
+
+    stated = re.search(r"\(([0-9.]+) MB\)", card_path().read_text())
+    assert stated is not None
+    assert float(stated.group(1)) == round(default_model_path().stat().st_size / 1e6, 2)
