@@ -82,6 +82,10 @@ def measure_scanner(scanner: TableScanner, frames, cals) -> tuple[evaluate.Tally
         reading = scanner.scan(frame)
         scan_ms.append(((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000))
         evaluate.score(reading, truth, tally)
+        for loc, t in truth.locations.items():  # depth by true depth, where a card was read
+            if t.state == "card" and reading[loc].state == "card":
+                tally.counts[f"depth{t.depth}:n"] += 1
+                tally.counts[f"depth{t.depth}:exact"] += reading[loc].depth == t.depth
     return tally, scan_ms, detect_ms
 
 
@@ -162,6 +166,17 @@ def pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
+def depth_rates(tally: evaluate.Tally) -> str:
+    """``1: 100.00% (n=…), 2: …``: the share of exact depths per true depth."""
+    keys = [k for k in tally.counts if k.startswith("depth") and k.endswith(":n")]
+    depths = sorted(int(k[5:-2]) for k in keys)
+    return ", ".join(
+        f"{d}: {pct(tally.counts[f'depth{d}:exact'] / tally.counts[f'depth{d}:n'])} "
+        f"(n={tally.counts[f'depth{d}:n']})"
+        for d in depths
+    )
+
+
 def report(args: argparse.Namespace) -> list[str]:
     cv2.setNumThreads(1)
     photo_dir = args.photos
@@ -175,6 +190,8 @@ def report(args: argparse.Namespace) -> list[str]:
              f"{pct(tally.rate('card', 'right'))}; wrong card named: "
              f"{pct(tally.rate('card', 'wrong'))}",
              f"- stack depth exact: {pct(tally.rate('card', 'depth'))}",
+             f"- stack depth exact where the top card was read, by true depth: "
+             f"{depth_rates(tally)}",
              f"- empty locations read empty (n={tally.counts['empty:n']}): "
              f"{pct(tally.rate('empty', 'right'))}",
              f"- face-down tops read face_down (n={tally.counts['face_down:n']}): "

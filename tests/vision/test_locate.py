@@ -6,10 +6,11 @@ import random
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from vision import locate
 from vision.locate import View, runs, stack_depth
-from vision.synth import cards
+from vision.synth import cards, scene
 from vision.synth.scene import SceneOptions, render
 
 
@@ -113,3 +114,41 @@ def test_a_mask_running_off_the_play_area_gets_a_second_look() -> None:
     ]
     width = np.linalg.norm(t.quad[1] - t.quad[0])
     assert errs and min(errs) < 0.1 * width
+
+
+class _FixedCascade:
+    """A scene's random source whose cascade step is ``step`` mm (the rest as drawn)."""
+
+    def __init__(self, rng: random.Random, step: float) -> None:
+        self._rng, self._step = rng, step
+
+    def uniform(self, a: float, b: float) -> float:
+        return self._step if (a, b) == (12.0, 16.0) else self._rng.uniform(a, b)
+
+
+@pytest.mark.parametrize("step", [12.0, 16.0])
+def test_depth_of_deep_stacks_cascaded_tight_and_loose(
+    monkeypatch: pytest.MonkeyPatch, step: float
+) -> None:
+    """Nine to eleven cards 12 mm apart, nine 16 mm apart (ten would reach the end of
+    the view): span / 14 mm alone is one or two off."""
+    placements = scene._placements
+
+    def fixed(stack: list[str], column: int, rng: random.Random, messy: bool) -> list:
+        return placements(stack, column, _FixedCascade(rng, step), messy)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scene, "_placements", fixed)
+    names = ["aja", "sevro", "eo", "judge", "cassius", "mustang", "ragnar", "victra", "roque"]
+    exact = stacks = 0
+    for seed in range(4):
+        rng = random.Random(700 + seed)
+        layout = {
+            loc: [rng.choice(names) for _ in range(9 + (seed + i) % (3 if step < 14 else 1))]
+            for i, loc in enumerate(("jupiter", "mars", "luna", "institute"))
+        }
+        frame, truth = render(layout, rng, SceneOptions(tilt_deg=10.0))
+        columns = locate.locate(frame, View(truth.calibration))
+        for col, t in zip(columns, truth.locations.values(), strict=True):
+            stacks += col.state == "stack"
+            exact += col.state == "stack" and col.depth == t.depth
+    assert stacks >= 14 and exact >= stacks - 1
