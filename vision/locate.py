@@ -161,7 +161,7 @@ def foreground(
     the bar it was held to."""
     field, noise = background_field(view, lab)
     diff = cv2.absdiff(lab, field)
-    dist = cv2.transform(diff, np.array([[0.5, 1.0, 1.0]], np.float32))
+    dist = colour_distance(diff)
     dist[lab[:, :, 0] == 0] = 0  # outside the camera's view
     bar = max(10.0, 4.0 * noise)
     mask = cv2.morphologyEx(
@@ -533,10 +533,33 @@ def cascade_depth(ev: Evidence, view: View, xc: float, top_mm: float, card_top_m
     highest corner, and a dark frame on a dark table can hide a card's last millimetres.
     People cascade anywhere from 12 to 16 mm, so on a deep stack the plain span / 14 mm
     estimate is one or two off."""
+    plain = plain_count(top_mm, card_top_mm)
+    if plain is not None:
+        return plain
+    ys = np.arange(top_mm - 4, card_top_mm + 6, 1.0)
+    return count_cards(ys, edge_profile(ev, view, xc, ys), top_mm, card_top_mm)
+
+
+def plain_count(top_mm: float, card_top_mm: float) -> int | None:
+    """The count when the span alone settles it (a cascade of 11-17 mm a card, the ends
+    found within 4 mm: a short stack), else None.
+
+    >>> plain_count(20.0, 20.5), plain_count(20.0, 48.0), plain_count(20.0, 80.0)
+    (1, 3, None)
+    """
+    span = card_top_mm - top_mm
+    if span < 6.0:
+        return 1
+    lo, hi = CASCADE_STEPS_MM
+    fewest, most = max(1, math.ceil((span - 4) / hi)), math.floor((span + 4) / lo)
+    return fewest + 1 if fewest >= most else None
+
+
+def count_cards(ys: np.ndarray, profile: np.ndarray, top_mm: float, card_top_mm: float) -> int:
+    """:func:`cascade_depth` from a column's :func:`edge_profile` over ``ys`` (mm, 1 mm
+    apart, from 4 mm above ``top_mm`` to at least 6 mm below ``card_top_mm``)."""
     if card_top_mm - top_mm < 6.0:
         return 1
-    ys = np.arange(top_mm - 4, card_top_mm + 6, 1.0)
-    profile = edge_profile(ev, view, xc, ys)
 
     def strongest(y: float) -> float:
         near = np.abs(ys - y) <= 3.0
@@ -557,18 +580,26 @@ def cascade_depth(ev: Evidence, view: View, xc: float, top_mm: float, card_top_m
     spread = float((centred**2).mean()) or 1.0
     scale = float(profile.max()) or 1.0
     lo, hi = CASCADE_STEPS_MM
-    best, best_score = stack_depth(first, last), -np.inf
-    for gaps in range(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1):
-        step = span / gaps
-        at = np.rint(first - ys[0] + step * np.arange(0.5, gaps, 0.5)).astype(int)
-        seen = near[at]  # halfway, edge, halfway, ..., halfway
-        score = ((seen[1::2].mean() if gaps > 1 else 0.0) - seen[::2].mean()) / scale
-        for lag in step * np.arange(1, min(gaps, 3) + 1):
-            ok = rows + lag <= ys[-1]
-            score += float((centred[ok] * np.interp(rows[ok] + lag, ys, wave)).mean()) / spread
-        if score > best_score:
-            best, best_score = gaps + 1, score
-    return best
+    gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
+    if gaps.size == 0:
+        return stack_depth(first, last)
+    steps = span / gaps
+    # Comb test, every count at once: rows at each half step, edges at the even ones.
+    half = np.arange(1, 2 * gaps[-1])
+    used = half[None, :] < 2 * gaps[:, None]
+    at = np.rint(first - ys[0] + steps[:, None] * half[None, :] / 2).astype(int)
+    seen = near[np.clip(at, 0, ys.size - 1)] * used
+    edge = half % 2 == 0
+    edges = seen[:, edge].sum(axis=1) / np.maximum(used[:, edge].sum(axis=1), 1)
+    halfway = seen[:, ~edge].sum(axis=1) / used[:, ~edge].sum(axis=1)
+    score = (edges - halfway) / scale
+    # Echo test: the profile against itself one, two and three steps on.
+    lags = np.arange(1, 4)
+    shifted = rows[None, None, :] + (steps[:, None] * lags[None, :])[:, :, None]
+    ok = (shifted <= ys[-1]) & (lags[None, :] <= gaps[:, None])[:, :, None]
+    echo = (np.interp(shifted, ys, wave) * centred * ok).sum(axis=2)
+    score += (echo / np.maximum(ok.sum(axis=2), 1)).sum(axis=1) / spread
+    return int(gaps[int(score.argmax())]) + 1
 
 
 def _peaks(profile: np.ndarray, ys: np.ndarray, at: np.ndarray, reach: float) -> float:
@@ -638,11 +669,18 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     if quad is None:
         return Column("occluded", reason=why, top_mm=top_mm)
 
-    def depth(q: np.ndarray) -> int:
-        return cascade_depth(ev, view, float(q[:, 0].mean()), top_mm, float(q[:2, 1].mean()))
-
-    alternatives = tuple((q, depth(q)) for q in others)
-    return Column("stack", depth(quad), quad, "", alternatives, top_mm)
+    # One edge profile down the column serves every outline's count.
+    card_tops = [float(q[:2, 1].mean()) for q in (quad, *others)]
+    depths = [plain_count(top_mm, top) for top in card_tops]
+    if None in depths:
+        ys = np.arange(top_mm - 4, max(card_tops) + 6, 1.0)
+        profile = edge_profile(ev, view, float(quad[:, 0].mean()), ys)
+        depths = [
+            count_cards(ys, profile, top_mm, top) if d is None else d
+            for d, top in zip(depths, card_tops, strict=True)
+        ]
+    alternatives = tuple(zip(others, depths[1:], strict=True))
+    return Column("stack", depths[0], quad, "", alternatives, top_mm)
 
 
 RETRY_REASONS = (  # an occluded column worth a second look: its shape, not a hand, may
