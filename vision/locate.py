@@ -510,14 +510,13 @@ def colour_distance(diff: np.ndarray) -> np.ndarray:
 def edge_profile(ev: Evidence, view: View, xc: float, ys: np.ndarray) -> np.ndarray:
     """How strongly a straight edge across the column crosses each row ``ys`` (mm): the
     colour change (:func:`colour_rises`) at 13 points across the middle 48 mm of the
-    column, its 30th percentile, best over the slopes a card lies at. A card's top edge
+    column, the second weakest, best over the slopes a card lies at. A card's top edge
     changes the colour all along its width; printing on the card (names, numbers, art)
     changes it only here and there, and changes mostly lightness."""
     xs = np.arange(xc - 24, xc + 24.1, 4.0)[None, None, :]
     y = ys[None, :, None] + (xs - xc) * np.tan(_EDGE_SLOPES)[:, None, None]
     change = _sample(ev.rises, view, np.broadcast_to(xs, y.shape), y)
-    k = int(0.3 * change.shape[2])
-    return np.partition(change, k, axis=2)[..., k].max(axis=0)
+    return np.partition(change, 1, axis=2)[..., 1].max(axis=0)
 
 
 def cascade_depth(ev: Evidence, view: View, xc: float, top_mm: float, card_top_mm: float) -> int:
