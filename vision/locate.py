@@ -560,45 +560,73 @@ def count_cards(ys: np.ndarray, profile: np.ndarray, top_mm: float, card_top_mm:
     if card_top_mm - top_mm < 6.0:
         return 1
 
-    def strongest(y: float) -> float:
-        near = np.abs(ys - y) <= 3.0
-        return float(ys[near][profile[near].argmax()])
+    def strongest(y: float) -> int:
+        near = np.flatnonzero(np.abs(ys - y) <= 3.0)
+        return int(near[profile[near].argmax()])
 
     first, last = strongest(top_mm + 1.0), strongest(card_top_mm + 1.0)
-    span = last - first
-    # The strongest edge within 2 mm of each row: an older card lies up to ±1.5 mm off
-    # its place in an even cascade.
-    near = profile.copy()
-    for d in (1, 2):
-        np.maximum(near[d:], profile[:-d], out=near[d:])
-        np.maximum(near[:-d], profile[d:], out=near[:-d])
+    span = float(ys[last] - ys[first])
+    lo, hi = CASCADE_STEPS_MM
+    gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
+    if gaps.size == 0:
+        return stack_depth(ys[first], ys[last])
+    steps = span / gaps
+    strength = profile / (float(profile.max()) or 1.0)
+    edges = _card_edges(strength[first : last + 1], steps, gaps) + first
+    # Comb test on the edges found: do they stand out from the rows halfway between?
+    halves = np.rint((edges[:, :-1] + edges[:, 1:]) / 2).astype(int)
+    halfway = np.maximum.reduce([strength[np.clip(halves + k, 0, ys.size - 1)] for k in (-1, 0, 1)])
+    used = np.arange(edges.shape[1] - 1)[None, :] < gaps[:, None]
+    score = (strength[edges] * np.c_[used, np.ones(gaps.size, bool)]).sum(axis=1) / (gaps + 1)
+    score -= (halfway * used).sum(axis=1) / gaps
+    # Echo test: the profile against itself one, two and three even steps on.
     inside = (ys >= top_mm - 1) & (ys <= card_top_mm + 3)
     rows, centred = ys[inside], profile[inside] - profile[inside].mean()
     wave = np.zeros_like(profile)
     wave[inside] = centred
     spread = float((centred**2).mean()) or 1.0
-    scale = float(profile.max()) or 1.0
-    lo, hi = CASCADE_STEPS_MM
-    gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
-    if gaps.size == 0:
-        return stack_depth(first, last)
-    steps = span / gaps
-    # Comb test, every count at once: rows at each half step, edges at the even ones.
-    half = np.arange(1, 2 * gaps[-1])
-    used = half[None, :] < 2 * gaps[:, None]
-    at = np.rint(first - ys[0] + steps[:, None] * half[None, :] / 2).astype(int)
-    seen = near[np.clip(at, 0, ys.size - 1)] * used
-    edge = half % 2 == 0
-    edges = seen[:, edge].sum(axis=1) / np.maximum(used[:, edge].sum(axis=1), 1)
-    halfway = seen[:, ~edge].sum(axis=1) / used[:, ~edge].sum(axis=1)
-    score = (edges - halfway) / scale
-    # Echo test: the profile against itself one, two and three steps on.
     lags = np.arange(1, 4)
     shifted = rows[None, None, :] + (steps[:, None] * lags[None, :])[:, :, None]
     ok = (shifted <= ys[-1]) & (lags[None, :] <= gaps[:, None])[:, :, None]
     echo = (np.interp(shifted, ys, wave) * centred * ok).sum(axis=2)
-    score += (echo / np.maximum(ok.sum(axis=2), 1)).sum(axis=1) / spread
+    score += ECHO_WEIGHT * (echo / np.maximum(ok.sum(axis=2), 1)).sum(axis=1) / spread
     return int(gaps[int(score.argmax())]) + 1
+
+
+ECHO_WEIGHT = 0.1  # the echo assumes an even cascade; hands cascade unevenly
+GAP_SLACK_MM = 3.0  # a card lies up to this far off its place in an even cascade
+
+
+def _card_edges(strength: np.ndarray, steps: np.ndarray, gaps: np.ndarray) -> np.ndarray:
+    """Row indices (into ``strength``, which runs from the stack's first edge to its top
+    card's) of each count's card edges, one row per count in ``gaps`` (padded with the
+    last edge): the path of ``gaps`` steps from the first row to the last, each within
+    :data:`GAP_SLACK_MM` of ``steps``, with the most edge strength, a step's distance from
+    the even step costing a little (dynamic programming, every count at once)."""
+    n = strength.size
+    d = np.arange(
+        max(1, math.floor(steps.min() - GAP_SLACK_MM)), math.ceil(steps.max() + GAP_SLACK_MM) + 1
+    )
+    off = d[None, :] - steps[:, None]
+    cost = np.where(np.abs(off) <= GAP_SLACK_MM, 0.1 * (off / GAP_SLACK_MM) ** 2, np.inf)
+    src = np.arange(n)[:, None] - d[None, :]
+    cost = cost[:, None, :] + np.where(src >= 0, 0.0, np.inf)[None]  # (counts, rows, steps)
+    src = np.maximum(src, 0)
+    best = np.full((gaps.size, n), -np.inf)
+    best[:, 0] = 0.0
+    came = np.empty((int(gaps[-1]), gaps.size, n), np.intp)
+    for g in range(int(gaps[-1])):
+        options = best[:, src] - cost
+        came[g] = options.argmax(axis=2)
+        best = options.max(axis=2) + strength
+    edges = np.full((gaps.size, int(gaps[-1]) + 1), n - 1)
+    at = np.full(gaps.size, n - 1)
+    rows = np.arange(gaps.size)
+    for g in range(int(gaps[-1]), 0, -1):
+        on = gaps >= g
+        at = np.where(on, at - d[came[g - 1][rows, at]], at)
+        edges[on, g - 1] = at[on]
+    return edges
 
 
 def _peaks(profile: np.ndarray, ys: np.ndarray, at: np.ndarray, reach: float) -> float:

@@ -152,3 +152,39 @@ def test_depth_of_deep_stacks_cascaded_tight_and_loose(
             stacks += col.state == "stack"
             exact += col.state == "stack" and col.depth == t.depth
     assert stacks >= 14 and exact >= stacks - 1
+
+
+def test_depth_of_a_stack_cascaded_unevenly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six cards whose gaps run 14.6 / 12.4 / 11.9 / 10.5 / 13.2 mm, as a hand lays them
+    (an even comb over the span fits five cards about as well)."""
+    gaps = (14.6, 12.4, 11.9, 10.5, 13.2)
+
+    def uneven(stack: list[str], column: int, rng: random.Random, messy: bool) -> list:
+        cx = scene.COLUMN_MM * (column + 0.5)
+        tops = scene.STACK_TOP_MM + np.concatenate([[0.0], np.cumsum(gaps)])
+        return [
+            scene.rect_mm(
+                cx + rng.uniform(-3, 3),
+                top + locate.CARD_H_MM / 2,
+                locate.CARD_W_MM,
+                locate.CARD_H_MM,
+                rng.uniform(-3, 3),
+            )
+            for top in tops[: len(stack)]
+        ]
+
+    monkeypatch.setattr(scene, "_placements", uneven)
+    names = ["aja", "sevro", "eo", "judge", "cassius", "mustang", "ragnar", "victra", "roque"]
+    exact = stacks = 0
+    for seed in range(3):
+        rng = random.Random(900 + seed)
+        layout = {
+            loc: [rng.choice(names) for _ in range(6)]
+            for loc in ("jupiter", "mars", "luna", "institute")
+        }
+        frame, truth = render(layout, rng, SceneOptions(tilt_deg=10.0))
+        columns = locate.locate(frame, View(truth.calibration))
+        for col, t in zip(columns, truth.locations.values(), strict=True):
+            stacks += col.state == "stack"
+            exact += col.state == "stack" and col.depth == t.depth == 6
+    assert stacks >= 10 and exact >= stacks - 1
