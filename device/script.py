@@ -289,6 +289,8 @@ class Oracle:
         for loc, stack in zip(LOCATIONS, state.locations, strict=True):
             for index, slot in enumerate(stack):
                 if slot.card is None:
+                    if index >= len(real[loc.pos]):
+                        return None  # the tracked table went astray: the replay reports it
                     card = real[loc.pos][index][0]
                     return Identify(loc, index, card) if card is not None else None
         return None

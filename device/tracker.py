@@ -152,7 +152,7 @@ def mismatch(state: GameState, view: View, slack: int = 0) -> int:
 # disagreement while the camera names the engine's own top card: the top card tells
 # what happened. An exact count is still preferred, since only it can show a card
 # taken from under others or slid under the top.
-DEPTH_SLACK = 1
+DEPTH_SLACK = 2
 
 
 def _depth_agrees(stack: Sequence[Slot], seen: Seen, slack: int) -> bool:
@@ -308,9 +308,20 @@ class Tracker:
         self.question = None  # a fresh explanation replaces any question still open
         start = states[self.anchor]
         readings, nearest, stops = self._readings(start, 0)
-        if not readings and not stops:
-            # Perhaps the camera miscounted a stack: trust the top cards it names.
-            readings, _, stops = self._readings(start, DEPTH_SLACK)
+        if (readings or stops) and self._miscount_would_do(states, view):
+            # Only a stack's count says more happened than was played, and a count can
+            # be off: the table says which (see DEPTH_SLACK).
+            found = readings or stops
+            played = tuple(self.played)
+            if played not in found and not all(_forced_after(start, seq, played)
+                                               for seq in found):
+                return self._ask(start, [*found, played])
+        for slack in range(1, DEPTH_SLACK + 1):
+            if readings or stops:
+                break
+            # Perhaps the camera miscounted a stack: trust the top cards it names, with
+            # the count as far off as it must be (the least disagreement first).
+            readings, _, stops = self._readings(start, slack)
         if len(readings) == 1 or _same_outcome(start, readings):
             return self._verdict_for(readings[0])
         if readings:
@@ -332,6 +343,14 @@ class Tracker:
         final, _, _ = self.search(start, (view,), DEPTH_SLACK)
         self.question = self._unexplained(states[-1], start, view, final or nearest)
         return Verdict(question=self.question, text=self.question.prompt)
+
+    def _miscount_would_do(self, states: Sequence[GameState], view: View) -> bool:
+        """Does the game as played agree with the camera but for a stack's count (one
+        whose top card the camera names), with only views seen since the anchor?"""
+        current = states[-1]
+        return (all(isinstance(e, tuple) for e in self.evidence)
+                and mismatch(current, view, 0) != 0
+                and mismatch(current, view, DEPTH_SLACK) == 0)
 
     def _readings(self, start: GameState, slack: int) -> tuple[
             list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
@@ -729,6 +748,19 @@ def _by_chance(states: Sequence[GameState], i: int) -> bool:
     """Did the event logged at ``i`` answer a chance decision (the die)?"""
     pending = states[i].pending
     return pending is not None and pending.is_chance
+
+
+def _forced_after(start: GameState, seq: tuple[Event, ...], played: tuple[Event, ...]) -> bool:
+    """Is ``seq`` what was played and then only steps with a single answer (a card slid
+    under the top as the page said): nothing anyone chose, so no count can mislead it?"""
+    if seq[:len(played)] != played:
+        return False
+    state = _after(start, played)
+    for event in seq[len(played):]:
+        if state.pending is None or len(state.pending.options) != 1:
+            return False
+        state = apply(state, event)
+    return True
 
 
 def _after(state: GameState, events: Sequence[Event]) -> GameState:

@@ -234,3 +234,19 @@ def test_a_card_uncovered_is_named_from_the_camera() -> None:
     follow.on_view(seen(["?", "sevro"], [*START[1], "morning-star"], START[2], START[3]))
     follow.on_view(seen(["quietus"], [*START[1], "morning-star"], START[2], START[3]))
     assert follow.game.state.top(J) == Slot("quietus")  # uncovered, the camera reads it
+
+
+def test_a_stack_one_card_short_under_its_top_asks_rather_than_guesses() -> None:
+    # Stained may banish a card under it; a camera that counts Mars one short reads
+    # just like one banished. The count alone never decides: the table does.
+    follow = table()
+    mars = [*START[1], "stained"]
+    follow.on_view(seen(START[0], mars, START[2], START[3]))
+    verdict = follow.on_view(seen(START[0], ["nero", "stained"], START[2], START[3]))
+    question = verdict.question
+    assert question is not None and question.kind == COVERED_CARD
+    nothing = [i for i, r in enumerate(question.readings) if r.events == (Lead("stained", M),)]
+    assert len(nothing) == 1 and question.readings[nothing[0]].text == "nothing happened"
+    follow.on_answer(nothing[0])
+    assert follow.game.state.banished == ()
+    assert [s.card for s in follow.game.state.stack_at(M)] == mars
