@@ -148,10 +148,12 @@ def mismatch(state: GameState, view: View, slack: int = 0) -> int:
 # The camera counts a stack by the strips of its older cards, and a deep or dimly lit
 # stack can read a card more or fewer than it holds, while the top card it names is
 # much more reliable (see benchmarks/vision_accuracy.py). When no reading explains the
-# views as counted, the tracker tries again with a count this far off taken as no
+# views as counted, the tracker tries again with a count one, then two off taken as no
 # disagreement while the camera names the engine's own top card: the top card tells
 # what happened. An exact count is still preferred, since only it can show a card
-# taken from under others or slid under the top.
+# taken from under others or slid under the top; but where the game as played fits
+# the view with a count off, and only someone's choice would fit it exactly, the
+# table is asked rather than the count believed (see Tracker._miscount_would_do).
 DEPTH_SLACK = 2
 
 

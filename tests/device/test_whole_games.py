@@ -101,7 +101,8 @@ def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
     here = _deployed_to(script, k)
     # Knocked askew, the new card shows one strip too many under it and, turned, no
     # longer reads as any card. (A count one off under a card the camera does name is
-    # ordinary counting noise, which the tracker rides out: see DEPTH_SLACK.)
+    # ordinary counting noise, which the tracker rides out or asks about: see
+    # DEPTH_SLACK.)
     askew = tuple((stack[0], *stack[:-1], (None, False)) if i == here else stack
                   for i, stack in enumerate(layout))
     report = replay_script(_insert(script, k, askew))  # askew, then as it is
