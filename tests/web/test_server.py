@@ -82,3 +82,18 @@ def test_stopping_the_server_ends_open_streams(app: Flask) -> None:
 def test_the_thread_pool_covers_every_stream_and_some_requests(app: Flask) -> None:
     assert threads_for(app) >= app.config["SSE_MAX_CLIENTS"] + 4
     assert app.config["SSE_MAX_CLIENTS"] >= 20
+
+
+
+def test_stopping_survives_a_trigger_pipe_closed_already(app: Flask) -> None:
+    import errno
+
+    server = Server(app).start()
+
+    def closed(*args: object) -> None:  # as if the loop had torn its map down
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    server._server.trigger.pull_trigger = closed
+    server.stop()  # must not raise: the sockets are closed from here instead
+    with pytest.raises(OSError):
+        urlopen(server.url + "/", timeout=2)
