@@ -25,6 +25,7 @@ import types
 import typing
 from dataclasses import dataclass
 from enum import Enum, StrEnum
+from functools import cache
 from typing import Any
 
 from engine.automa_state import AutomaSetup
@@ -243,47 +244,35 @@ class RevealCard(Event):
     card: str
 
 
+# Events are immutable, so the options offered again and again (a card to each
+# location, the cards on the stacks, in hands and in the pile) share one value each.
+
+
+@cache
 def lead(card: str | None, location: Location | None) -> Lead:
-    """The shared :class:`Lead` value (events are immutable, so options reuse them)."""
-    key = (card, location)
-    event = _LEADS.get(key)
-    if event is None:
-        event = _LEADS[key] = Lead(card, location)
-    return event
+    """The shared :class:`Lead` value."""
+    return Lead(card, location)
 
 
+@cache
 def leads(card: str | None) -> tuple[Lead, ...]:
     """The four shared :class:`Lead` values deploying ``card`` to each location."""
-    found = _LEADS_BY_CARD.get(card)
-    if found is None:
-        found = _LEADS_BY_CARD[card] = tuple(lead(card, loc) for loc in Location)
-    return found
+    return tuple(lead(card, loc) for loc in Location)
 
 
+@cache
 def choose(value: str | None, location: Location | None = None,
            index: int | None = None) -> Choose:
-    """The shared :class:`Choose` value (ability options offer the same few again and
-    again: the cards on the stacks, in hands and in the pile)."""
-    key = (value, location, index)
-    event = _CHOICES.get(key)
-    if event is None:
-        event = _CHOICES[key] = Choose(value, location, index)
-    return event
+    """The shared :class:`Choose` value."""
+    return Choose(value, location, index)
 
 
+@cache
 def place(location: Location, card: str | None) -> Place:
     """The shared :class:`Place` value."""
-    key = (location, card)
-    event = _PLACES.get(key)
-    if event is None:
-        event = _PLACES[key] = Place(location, card)
-    return event
+    return Place(location, card)
 
 
-_LEADS: dict[tuple[str | None, Location | None], Lead] = {}
-_PLACES: dict[tuple[Location, str | None], Place] = {}
-_CHOICES: dict[tuple[str | None, Location | None, int | None], Choose] = {}
-_LEADS_BY_CARD: dict[str | None, tuple[Lead, ...]] = {}
 GAIN_FROM: dict[Location, GainFrom] = {loc: GainFrom(loc) for loc in Location}
 ROLLS: tuple[Roll, ...] = tuple(Roll(face) for face in Face)
 SCOUT = Scout()  # offered every turn
