@@ -9,13 +9,12 @@ About two minutes: the slowest tests in the suite, and the most telling.
 from __future__ import annotations
 
 import pytest
-from test_whole_games import _deployed_to, _deploys, _insert, _new_questions
+from test_whole_games import _misplaced_first, _new_questions
 
 from device.perception import Perception, ScriptedCamera, camera_perceiver
 from device.replay import Report, replay_script
 from device.script import Script, write_script
 from device.tracker import UNEXPECTED
-from engine.board import LOCATIONS
 from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
 
@@ -52,14 +51,6 @@ def test_a_solo_game_through_the_camera_matches_the_truth() -> None:
 def test_a_card_put_down_on_the_wrong_stack_is_one_question_through_the_camera(
         three_players: tuple[Script, Report]) -> None:
     script, clean = three_players
-    k = next(_deploys(script))
-    layout = script.moments[k].layout
-    assert layout is not None
-    here = _deployed_to(script, k)
-    there = (here + 1) % len(LOCATIONS)
-    card = layout[here][-1]
-    wrong = tuple(stack[:-1] if i == here else (*stack, card) if i == there else stack
-                  for i, stack in enumerate(layout))
-    report = through_the_camera(_insert(script, k, wrong), SEED)  # then moved right
+    report = through_the_camera(_misplaced_first(script), SEED)  # then moved right
     assert _new_questions(clean, report) == {UNEXPECTED: 1}
     assert report.matches and report.corrections == 0

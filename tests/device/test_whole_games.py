@@ -111,8 +111,9 @@ def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
     assert_as_played(report)
 
 
-def test_a_card_put_down_on_the_wrong_stack_first_is_asked_about() -> None:
-    script = write_script(3, seed=2)
+def _misplaced_first(script: Script) -> Script:
+    """The script with its first deploy (past the opening) seen on the next stack first,
+    then moved where it belongs."""
     k = next(_deploys(script))
     layout = script.moments[k].layout
     assert layout is not None
@@ -121,7 +122,12 @@ def test_a_card_put_down_on_the_wrong_stack_first_is_asked_about() -> None:
     card = layout[here][-1]
     wrong = tuple(stack[:-1] if i == here else (*stack, card) if i == there else stack
                   for i, stack in enumerate(layout))
-    report = replay_script(_insert(script, k, wrong))  # on the wrong stack, then moved
+    return _insert(script, k, wrong)
+
+
+def test_a_card_put_down_on_the_wrong_stack_first_is_asked_about() -> None:
+    script = write_script(3, seed=2)
+    report = replay_script(_misplaced_first(script))  # on the wrong stack, then moved
     assert _new_questions(replay_script(script), report) == Counter({UNEXPECTED: 1})
     assert_as_played(report)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -138,20 +139,27 @@ def test_depth_of_deep_stacks_cascaded_tight_and_loose(
         return placements(stack, column, _FixedCascade(rng, step), messy)  # type: ignore[arg-type]
 
     monkeypatch.setattr(scene, "_placements", fixed)
-    names = ["aja", "sevro", "eo", "judge", "cassius", "mustang", "ragnar", "victra", "roque"]
+    stacks, exact = _depths_read(700, 4, lambda seed, i: 9 + (seed + i) % (3 if step < 14 else 1))
+    assert stacks >= 14 and exact >= stacks - 1
+
+
+DEPTH_NAMES = ["aja", "sevro", "eo", "judge", "cassius", "mustang", "ragnar", "victra", "roque"]
+
+
+def _depths_read(first_seed: int, scenes: int, size: Callable[[int, int], int]) -> tuple[int, int]:
+    """Stacks located, and of those read at their true depth, over ``scenes`` generated
+    frames whose location ``i`` holds ``size(seed, i)`` cards."""
     exact = stacks = 0
-    for seed in range(4):
-        rng = random.Random(700 + seed)
-        layout = {
-            loc: [rng.choice(names) for _ in range(9 + (seed + i) % (3 if step < 14 else 1))]
-            for i, loc in enumerate(("jupiter", "mars", "luna", "institute"))
-        }
+    for seed in range(scenes):
+        rng = random.Random(first_seed + seed)
+        layout = {loc: [rng.choice(DEPTH_NAMES) for _ in range(size(seed, i))]
+                  for i, loc in enumerate(("jupiter", "mars", "luna", "institute"))}
         frame, truth = render(layout, rng, SceneOptions(tilt_deg=10.0))
         columns = locate.locate(frame, View(truth.calibration))
         for col, t in zip(columns, truth.locations.values(), strict=True):
             stacks += col.state == "stack"
             exact += col.state == "stack" and col.depth == t.depth
-    assert stacks >= 14 and exact >= stacks - 1
+    return stacks, exact
 
 
 def test_depth_of_a_stack_cascaded_unevenly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -174,17 +182,5 @@ def test_depth_of_a_stack_cascaded_unevenly(monkeypatch: pytest.MonkeyPatch) -> 
         ]
 
     monkeypatch.setattr(scene, "_placements", uneven)
-    names = ["aja", "sevro", "eo", "judge", "cassius", "mustang", "ragnar", "victra", "roque"]
-    exact = stacks = 0
-    for seed in range(3):
-        rng = random.Random(900 + seed)
-        layout = {
-            loc: [rng.choice(names) for _ in range(6)]
-            for loc in ("jupiter", "mars", "luna", "institute")
-        }
-        frame, truth = render(layout, rng, SceneOptions(tilt_deg=10.0))
-        columns = locate.locate(frame, View(truth.calibration))
-        for col, t in zip(columns, truth.locations.values(), strict=True):
-            stacks += col.state == "stack"
-            exact += col.state == "stack" and col.depth == t.depth == 6
+    stacks, exact = _depths_read(900, 3, lambda seed, i: 6)  # every true depth is 6
     assert stacks >= 10 and exact >= stacks - 1
