@@ -629,14 +629,6 @@ def _card_edges(strength: np.ndarray, steps: np.ndarray, gaps: np.ndarray) -> np
     return edges
 
 
-def _peaks(profile: np.ndarray, ys: np.ndarray, at: np.ndarray, reach: float) -> float:
-    """Mean over ``at`` of the profile's highest value within ``reach`` mm (0 for none)."""
-    if at.size == 0:
-        return 0.0
-    near = np.abs(ys[None, :] - at[:, None]) <= reach
-    return float(np.where(near, profile[None, :], 0.0).max(axis=1).mean())
-
-
 def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
     """Rows of a column's core that a card spans: foreground at both ends of the row and
     over a good part of it (glare can punch holes in the middle of a card)."""
