@@ -169,7 +169,7 @@ class Appliance:
         cam = self.config.camera
         layout = self._layout if cam.source == "synthetic" else None
         self.pipeline = VisionPipeline(self._load_scanner, self._stabilizer(), self._changes,
-                                       on_error=self._notice("vision"))
+                                       on_error=self._notice("vision"), on_notice=self._report)
         self.service.camera_frame = lambda: self.pipeline.frame if self.pipeline else None
         self.capture = CaptureLoop(lambda: _open_camera(cam, layout), self._frame,
                                    fps=cam.fps, retry=(cam.retry_min, cam.retry_max),

@@ -152,6 +152,22 @@ class CaptureLoop:
                 log.debug("closing the camera failed", exc_info=True)
 
 
+STACK_PAST_VIEW = "stack-past-view"  # the notice's kind (spoken by device.voice)
+
+
+def past_view_message(location: str) -> str:
+    """What the table is told when a stack's foot has been out of sight for a while."""
+    name = "The Institute" if location == "institute" else location.capitalize()
+    return (f"{name}: the camera cannot see the end of the stack. If it reaches past the "
+            "mark below the markers, push its cards closer together.")
+
+
+def _hides_stack_foot(reason: str) -> bool:
+    from vision.locate import hides_stack_foot  # vision loads lazily, as the scanner does
+
+    return hides_stack_foot(reason)
+
+
 class VisionPipeline:
     """Frame → ``scanner.scan`` → ``stabilizer.update`` → changes for the service.
 
@@ -162,13 +178,15 @@ class VisionPipeline:
 
     def __init__(self, load_scanner: Callable[[], Any], stabilizer: Any,
                  submit: Callable[[tuple[Any, ...], Any], None], *,
-                 on_error: Callable[[str], None] | None = None) -> None:
+                 on_error: Callable[[str], None] | None = None,
+                 on_notice: Callable[[str, str], None] | None = None) -> None:
         self._load_scanner = load_scanner
         self._scanner: Any = None
         self.failure = ""
         self.stabilizer = stabilizer
         self.submit = submit
         self.on_error = on_error or (lambda message: None)
+        self.on_notice = on_notice or (lambda kind, message: None)
         self.reading: Any = None
         self.view: Any = None  # the last stable view handed on
         self.frame: np.ndarray | None = None
@@ -184,6 +202,9 @@ class VisionPipeline:
         if self.stabilizer is None:
             return
         changes = self.stabilizer.update(self.reading, t)
+        for change in changes:
+            if change.kind == "occluded" and _hides_stack_foot(change.reason):
+                self.on_notice(STACK_PAST_VIEW, past_view_message(change.location))
         # The stabiliser settles a stack's depth without a change event (a covered card
         # banished, two slid under the top one): the tracker needs those too.
         view = view_from_stable(self.stabilizer.state)

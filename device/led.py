@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from device.capture import STACK_PAST_VIEW
 from device.service import Update
 from engine.decisions import Kind
 from engine.state import Phase
@@ -50,7 +51,7 @@ def mode_for(update: Update) -> str:
     """The LED mode one update calls for (ignoring a lost camera)."""
     if update.kind == "error":
         return ERROR
-    if update.kind == "question":  # the camera saw something only the table can settle
+    if update.kind in ("question", STACK_PAST_VIEW):  # the table must settle or fix something
         return ATTENTION
     state = update.state
     pending = state.pending

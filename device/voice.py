@@ -14,6 +14,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Sequence
 
+from device.capture import STACK_PAST_VIEW
 from device.service import Update
 from engine.board import Location
 from engine.cards import CARDS
@@ -33,6 +34,7 @@ FACE_WORDS = {
     Face.BANISH.value: "banish a card",
 }
 SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back."}
+SPOKEN_MESSAGES = (STACK_PAST_VIEW,)  # notices whose own message is said
 
 
 class Voice:
@@ -114,6 +116,8 @@ def sentences(update: Update, previous: GameState | None) -> list[str]:
     """What to say about ``update`` (``previous``: the state before it)."""
     if update.kind in SPOKEN_NOTICES:
         return [SPOKEN_NOTICES[update.kind]]
+    if update.kind in SPOKEN_MESSAGES:
+        return [update.message]
     if update.kind == "error":
         return [update.message.split(":", 1)[-1].strip()] if update.source == "button" else []
     state = update.state

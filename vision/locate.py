@@ -24,7 +24,11 @@ CASCADE_MM = 14.0
 STACK_START_MM = 20.0
 WORK_PX_PER_MM = 1.0
 MARGIN_MM = 6.0  # rectified view reaches this far beyond the play area's sides
-BELOW_MM = 40.0  # ... and this far below its bottom edge, for deep stacks
+# A stack's newest card must end at most STACK_REACH_MM below the play area's bottom edge
+# (the README asks people to push a long stack's cards closer together to keep it there);
+# the view reaches a little further, for a turned card's corner and a careless hand.
+STACK_REACH_MM = 32.0
+BELOW_MM = STACK_REACH_MM + 8.0
 SHAPELESS = "not shaped like a stack"
 
 
@@ -487,6 +491,18 @@ def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_M
 
 
 CASCADE_STEPS_MM = (11.0, 17.0)  # people cascade 12-16 mm apart; a card's jitter on top
+TIGHT_STEPS_MM = (8.0, 17.0)  # ... and tighten a stack that would run past its reach
+TIGHT_NEAR_MM = 16.0  # a stack ending this close to its reach may have been tightened
+
+
+def cascade_steps(view: View, card_top_mm: float) -> tuple[float, float]:
+    """The spacings a stack whose top card starts at ``card_top_mm`` may be cascaded at:
+    people's usual 12-16 mm, or tighter when the stack ends near :data:`STACK_REACH_MM`
+    (a long stack pushed together to stay in the camera's view). Only those stacks get
+    the wider choice, so a short one's count is weighed as before."""
+    foot = view.calibration.height_mm + STACK_REACH_MM
+    near = card_top_mm + CARD_H_MM >= foot - TIGHT_NEAR_MM
+    return TIGHT_STEPS_MM if near else CASCADE_STEPS_MM
 _EDGE_SLOPES = np.radians([-5.0, -2.5, 0.0, 2.5, 5.0])  # cards lie within ±5°
 
 
@@ -532,14 +548,17 @@ def cascade_depth(ev: Evidence, view: View, xc: float, top_mm: float, card_top_m
     highest corner, and a dark frame on a dark table can hide a card's last millimetres.
     People cascade anywhere from 12 to 16 mm, so on a deep stack the plain span / 14 mm
     estimate is one or two off."""
-    plain = plain_count(top_mm, card_top_mm)
+    steps = cascade_steps(view, card_top_mm)
+    plain = plain_count(top_mm, card_top_mm, steps)
     if plain is not None:
         return plain
     ys = np.arange(top_mm - 4, card_top_mm + 6, 1.0)
-    return count_cards(ys, edge_profile(ev, view, xc, ys), top_mm, card_top_mm)
+    return count_cards(ys, edge_profile(ev, view, xc, ys), top_mm, card_top_mm, steps)
 
 
-def plain_count(top_mm: float, card_top_mm: float) -> int | None:
+def plain_count(
+    top_mm: float, card_top_mm: float, steps: tuple[float, float] = CASCADE_STEPS_MM
+) -> int | None:
     """The count when the span alone settles it (a cascade of 11-17 mm a card, the ends
     found within 4 mm: a short stack), else None.
 
@@ -549,14 +568,21 @@ def plain_count(top_mm: float, card_top_mm: float) -> int | None:
     span = card_top_mm - top_mm
     if span < 6.0:
         return 1
-    lo, hi = CASCADE_STEPS_MM
+    lo, hi = steps
     fewest, most = max(1, math.ceil((span - 4) / hi)), math.floor((span + 4) / lo)
     return fewest + 1 if fewest >= most else None
 
 
-def count_cards(ys: np.ndarray, profile: np.ndarray, top_mm: float, card_top_mm: float) -> int:
+def count_cards(
+    ys: np.ndarray,
+    profile: np.ndarray,
+    top_mm: float,
+    card_top_mm: float,
+    steps: tuple[float, float] = CASCADE_STEPS_MM,
+) -> int:
     """:func:`cascade_depth` from a column's :func:`edge_profile` over ``ys`` (mm, 1 mm
-    apart, from 4 mm above ``top_mm`` to at least 6 mm below ``card_top_mm``)."""
+    apart, from 4 mm above ``top_mm`` to at least 6 mm below ``card_top_mm``), for a
+    cascade spaced within ``steps`` (mm)."""
     if card_top_mm - top_mm < 6.0:
         return 1
 
@@ -566,7 +592,7 @@ def count_cards(ys: np.ndarray, profile: np.ndarray, top_mm: float, card_top_mm:
 
     first, last = strongest(top_mm + 1.0), strongest(card_top_mm + 1.0)
     span = float(ys[last] - ys[first])
-    lo, hi = CASCADE_STEPS_MM
+    lo, hi = steps
     gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
     if gaps.size == 0:
         return stack_depth(ys[first], ys[last])
@@ -654,6 +680,20 @@ def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
     return joined
 
 
+def runs_off(mask: np.ndarray, view: View, xc: float) -> bool:
+    """True when column ``xc``'s foreground leaves the foot of the view about a card wide
+    with table on either side: a stack longer than the camera sees, not an arm (wider)
+    or a hand reaching in from the side."""
+    rows = mask[-max(2, int(10 * view.scale)) :]
+    core = rows[:, view.px(xc - 24, 0) : view.px(xc + 24, 0)]
+    beside = np.concatenate(
+        [rows[:, view.px(xc - 41, 0) : view.px(xc - 38, 0)],
+         rows[:, view.px(xc + 38, 0) : view.px(xc + 41, 0)]],
+        axis=1,
+    )
+    return bool(core.mean() > 0.8 and beside.mean() < 0.3)
+
+
 def locate_column(ev: Evidence, view: View, index: int) -> Column:
     """Empty, a stack (depth and top card outline) or occluded, for column ``index``.
 
@@ -681,7 +721,8 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     start, end = found[0]
     top_mm = float(view.mm(start, 1))
     if end >= ev.mask.shape[0] - 2:
-        return Column("occluded", reason=RETRY_REASONS[0], top_mm=top_mm)
+        why = RUNS_OFF if runs_off(ev.mask, view, xc) else RETRY_REASONS[0]
+        return Column("occluded", reason=why, top_mm=top_mm)
     if (end - start) / s < 80:
         return Column("occluded", reason=SHAPELESS)
     quad, why, others = top_card(ev, view, xc, end)
@@ -690,25 +731,36 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
 
     # One edge profile down the column serves every outline's count.
     card_tops = [float(q[:2, 1].mean()) for q in (quad, *others)]
-    depths = [plain_count(top_mm, top) for top in card_tops]
+    steps = [cascade_steps(view, top) for top in card_tops]
+    depths = [plain_count(top_mm, top, st) for top, st in zip(card_tops, steps, strict=True)]
     if None in depths:
         ys = np.arange(top_mm - 4, max(card_tops) + 6, 1.0)
         profile = edge_profile(ev, view, float(quad[:, 0].mean()), ys)
         depths = [
-            count_cards(ys, profile, top_mm, top) if d is None else d
-            for d, top in zip(depths, card_tops, strict=True)
+            count_cards(ys, profile, top_mm, top, st) if d is None else d
+            for d, top, st in zip(depths, card_tops, steps, strict=True)
         ]
     alternatives = tuple(zip(others, depths[1:], strict=True))
     return Column("stack", depths[0], quad, "", alternatives, top_mm)
 
 
+RUNS_OFF = "the stack runs past the camera's view"
 RETRY_REASONS = (  # an occluded column worth a second look: its shape, not a hand, may
     "something reaches off the play area",  # be to blame (a striped or lit table under it)
+    RUNS_OFF,
     "something covers the card and spills past its edges",
     "ragged bottom edge",
     "the outline is not filled like a card",
     "no bottom edge",
 )
+
+
+def hides_stack_foot(reason: str) -> bool:
+    """True when a column read occluded for a reason that a stack longer than the
+    camera's view also gives (its foot is out of sight, so its top card is)."""
+    return reason in (RUNS_OFF, RETRY_REASONS[0])
+
+
 MAX_STACK_MM = CARD_H_MM + 6 * 16.0  # seven cards cascaded 16 mm apart
 WIDE = np.radians(np.arange(-6.0, 6.1, 2.0))  # slopes a card lies at (±5°), refined ±1°
 ONE_AND_HALF = math.radians(1.5)  # slopes closer than this make the same outline

@@ -42,6 +42,7 @@ class LocationReading:
     top: str | None = None  # card id when state == "card"
     confidence: float = 0.0
     depth: int = 0
+    reason: str = ""  # why the locator read the location occluded (not in to_dict)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -76,7 +77,7 @@ def reading(column: Column, ident: Identification | None) -> LocationReading:
     if column.state == "empty":
         return LocationReading("empty", None, 1.0, 0)
     if column.state == "occluded" or ident is None:
-        return LocationReading("occluded", None, 0.0, column.depth)
+        return LocationReading("occluded", None, 0.0, column.depth, column.reason)
     if ident.face_down:
         return LocationReading("face_down", None, ident.confidence, column.depth)
     if ident.card is None:

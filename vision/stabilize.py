@@ -31,6 +31,7 @@ class Change:
     old_depth: int
     t: float
     state: str = "card"  # the location's new state
+    reason: str = ""  # for "occluded": the locator's reason (a hand, a stack past the view)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ class Stabilizer:
         if r is None or r.state == "unknown":
             return None
         if r.state == "occluded":
-            return self._occluded(name, t)
+            return self._occluded(name, t, r.reason)
         self._covered[name], self._reported[name] = None, False
         key = (r.state, r.top)
         cand = self._candidate[name]
@@ -96,7 +97,7 @@ class Stabilizer:
             return self._commit(name, cand, t)
         return None
 
-    def _occluded(self, name: str, t: float) -> Change | None:
+    def _occluded(self, name: str, t: float, reason: str = "") -> Change | None:
         self._candidate[name] = None  # the table is not still: start settling afresh
         since = self._covered[name]
         if since is None:
@@ -106,7 +107,9 @@ class Stabilizer:
         if self._reported[name] or t - since < self.occluded_after_s:
             return None
         self._reported[name] = True
-        return Change("occluded", name, old.top, old.top, old.depth, old.depth, t, "occluded")
+        return Change(
+            "occluded", name, old.top, old.top, old.depth, old.depth, t, "occluded", reason
+        )
 
     def _commit(self, name: str, cand: _Candidate, t: float) -> Change | None:
         old = self._stable[name]

@@ -90,6 +90,6 @@ def scene_crops(
             if col.state != "stack" or t.state in ("empty", "face_down"):
                 continue
             crops.append(warp_card(frame, cal.to_pixels(col.quad_mm), size))
-            top = layout[name][-1]
+            top = layout[name][-1] if layout[name] else None  # None: a hand over bare table
             truth.append(labels.index(top) if top in faces and t.state != "unknown" else NEGATIVE)
     return crops, truth

@@ -12,6 +12,7 @@ import pytest
 from devkit import play_until, two_player_setup
 
 from device.buttons import Buttons, GPIOError
+from device.capture import STACK_PAST_VIEW
 from device.led import ATTENTION, ERROR, READY, StatusLED, StatusLight, mode_for
 from device.service import Press, Service, Update
 from engine.decisions import Decision, Kind
@@ -143,6 +144,7 @@ def test_led_modes_follow_the_game() -> None:
     choice = Decision(Kind.TARGET, 0, "banish which?", (Decline(),), Step("x", 0))
     assert mode_for(update_with(pending=choice)) == ATTENTION  # answer on the page
     assert mode_for(update_with("error")) == ERROR
+    assert mode_for(update_with(STACK_PAST_VIEW)) == ATTENTION  # someone must tighten a stack
 
 
 def test_a_lost_camera_keeps_the_led_on_error_until_it_is_back() -> None:

@@ -20,7 +20,13 @@ from device.camera import (
     parse_device,
     to_bgr,
 )
-from device.capture import Backoff, CaptureLoop, VisionPipeline
+from device.capture import (
+    STACK_PAST_VIEW,
+    Backoff,
+    CaptureLoop,
+    VisionPipeline,
+    past_view_message,
+)
 from device.config import load
 
 # Frame colours in BGR: blue, green, red, white, black.
@@ -229,3 +235,29 @@ def test_the_pipeline_reports_a_missing_scanner_once_and_keeps_frames() -> None:
     pipeline(frame, 0.1)
     assert errors == ["vision unavailable: no model file x.onnx"]
     assert pipeline.frame is frame and pipeline.scans == 0
+
+
+def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
+    from vision.locate import RUNS_OFF
+    from vision.scanner import LocationReading, TableReading
+    from vision.stabilize import Stabilizer
+
+    def reading(luna: LocationReading) -> TableReading:
+        empty = LocationReading("empty", None, 1.0)
+        return TableReading({"jupiter": empty, "mars": empty, "luna": luna, "institute": empty})
+
+    frames = [reading(LocationReading("card", "eo", 0.9, 11))] * 10
+    frames += [reading(LocationReading("occluded", reason=RUNS_OFF))] * 80  # 8 s at 10 fps
+    scanner = iter(frames)
+
+    class Scanner:
+        def scan(self, frame: np.ndarray) -> TableReading:
+            return next(scanner)
+
+    notices: list[tuple[str, str]] = []
+    pipeline = VisionPipeline(Scanner, Stabilizer(), lambda changes, reading: None,
+                              on_notice=lambda kind, message: notices.append((kind, message)))
+    for i in range(len(frames)):
+        pipeline(np.zeros((4, 4, 3), np.uint8), i / 10)
+    assert notices == [(STACK_PAST_VIEW, past_view_message("luna"))]
+    assert "push its cards closer together" in notices[0][1]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from devkit import two_player_setup
 
+from device.capture import STACK_PAST_VIEW, past_view_message
 from device.service import Update
 from device.voice import Announcer, Voice, sentences
 from engine.board import Location
@@ -58,6 +59,8 @@ def test_notices_and_button_errors_are_spoken_other_errors_not() -> None:
     assert sentences(Update(1, "error", state, message="DIE: waiting for Ann",
                             source="button"), None) == ["waiting for Ann"]
     assert sentences(Update(1, "error", state, message="bad", source="web"), None) == []
+    past = past_view_message("luna")
+    assert sentences(Update(1, STACK_PAST_VIEW, state, message=past), None) == [past]
 
 
 def test_voice_is_cleanly_off_without_its_program() -> None:

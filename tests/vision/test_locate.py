@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from engine.cards import ALL_IDS
 from vision import locate
 from vision.locate import View, runs, stack_depth
 from vision.synth import cards, scene
@@ -184,3 +185,33 @@ def test_depth_of_a_stack_cascaded_unevenly(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(scene, "_placements", uneven)
     stacks, exact = _depths_read(900, 3, lambda seed, i: 6)  # every true depth is 6
     assert stacks >= 10 and exact >= stacks - 1
+
+
+def test_a_long_stack_pushed_together_is_still_read() -> None:
+    """17 cards pushed together to end within the reach the README asks for: the top
+    card's outline, and the count from the tighter cascade."""
+    found = 0
+    for seed in range(4):
+        layout = {"mars": random.Random(seed).sample(ALL_IDS, 17)}
+        frame, truth = render(layout, random.Random(seed), SceneOptions(capture=False))
+        col = locate.locate(frame, View(truth.calibration))[1]
+        quad = truth.locations["mars"].quad
+        err = np.abs(truth.calibration.to_pixels(col.quad_mm) - quad).max()
+        width = np.linalg.norm(quad[1] - quad[0])
+        found += col.state == "stack" and err < 0.1 * width and abs(col.depth - 17) <= 1
+    assert found >= 3
+
+
+def test_a_stack_past_the_view_says_its_foot_is_out_of_sight(monkeypatch) -> None:
+    monkeypatch.setattr(scene, "STACK_REACH_MM", 400.0)  # nobody pushes this one together
+    frame, truth = render({"luna": ["aja"] * 16}, random.Random(1), SceneOptions(capture=False))
+    col = locate.locate(frame, View(truth.calibration))[2]
+    assert col.state == "occluded" and locate.hides_stack_foot(col.reason)
+
+
+def test_tighter_cascades_are_weighed_only_near_the_reach() -> None:
+    view = View(render({}, random.Random(0))[1].calibration)
+    foot = view.calibration.height_mm + locate.STACK_REACH_MM
+    assert locate.cascade_steps(view, 60.0) == locate.CASCADE_STEPS_MM
+    assert locate.cascade_steps(view, foot - locate.CARD_H_MM - 5) == locate.TIGHT_STEPS_MM
+

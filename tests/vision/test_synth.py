@@ -59,3 +59,20 @@ def test_styles_differ_and_cards_differ_within_a_style() -> None:
 def test_unknown_style_is_rejected() -> None:
     with pytest.raises(ValueError):
         cards.card_face("aja", "watercolour")
+
+
+def test_people_push_a_long_stack_together_to_keep_it_in_reach() -> None:
+    from vision.calibrate import PLAY_H_MM
+    from vision.locate import STACK_REACH_MM
+    from vision.synth.scene import _placements
+
+    for seed in range(20):
+        long = _placements(["aja"] * 17, 0, random.Random(seed), messy=True)
+        # the newest card's foot (its centre line) ends within the reach; jitter aside
+        foot = float(long[-1][2:, 1].mean())
+        assert foot <= PLAY_H_MM + STACK_REACH_MM + 2.0
+    # a short stack keeps the cascade people chose: the same draws, the same layout
+    short = _placements(["aja"] * 4, 1, random.Random(3), messy=True)
+    again = _placements(["aja"] * 4, 1, random.Random(3), messy=True)
+    steps = np.diff([float(q[:2, 1].mean()) for q in short])
+    assert np.allclose(short, again) and (steps > 9.0).all()

@@ -3,7 +3,8 @@
 ``render(layout, rng, options)`` returns a BGR frame and its truth. Geometry follows the
 contract: marker centres are the play-area corners (328 × 218 mm), four 82 mm columns,
 cards 63 × 88 mm upright, stacks start about 20 mm below the top edge and cascade about
-14 mm per card; placement is messy on purpose (offsets, rotation). Deterministic for a
+14 mm per card, a long stack pushed closer together so it ends within the reach the
+README asks for; placement is messy on purpose (offsets, rotation). Deterministic for a
 given ``random.Random``.
 """
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from engine.board import Location
 from vision.calibrate import MARKER_IDS, MARKER_MM, PLAY_H_MM, PLAY_W_MM, Calibration
+from vision.locate import BELOW_MM, STACK_REACH_MM
 from vision.synth import effects
 from vision.synth.cards import (
     CARD_H_MM,
@@ -114,8 +116,8 @@ def _extent(hom: np.ndarray) -> tuple[float, float]:
         [
             [-PAPER_MM, -PAPER_MM],
             [PLAY_W_MM + PAPER_MM, -PAPER_MM],
-            [PLAY_W_MM + PAPER_MM, PLAY_H_MM + 40],
-            [-PAPER_MM, PLAY_H_MM + 40],
+            [PLAY_W_MM + PAPER_MM, PLAY_H_MM + BELOW_MM],
+            [-PAPER_MM, PLAY_H_MM + BELOW_MM],
         ],
         np.float32,
     )
@@ -209,6 +211,8 @@ def _placements(stack: list[str], column: int, rng: random.Random, messy: bool) 
     cx = COLUMN_MM * (column + 0.5)
     step = rng.uniform(12.0, 16.0) if messy else CASCADE_MM
     top = STACK_TOP_MM + (rng.uniform(-3, 3) if messy else 0.0)
+    if len(stack) > 1:  # people keep a long stack in the camera's view (see the README)
+        step = min(step, (PLAY_H_MM + STACK_REACH_MM - CARD_H_MM - top) / (len(stack) - 1))
     quads = []
     for k in range(len(stack)):
         dx, dy, angle = (
