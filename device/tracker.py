@@ -319,11 +319,15 @@ class Tracker:
                                                for seq in found):
                 return self._ask(start, [*found, played])
         for slack in range(1, DEPTH_SLACK + 1):
-            if readings or stops:
+            if readings:
                 break
             # Perhaps the camera miscounted a stack: trust the top cards it names, with
-            # the count as far off as it must be (the least disagreement first).
-            readings, _, stops = self._readings(start, slack)
+            # the count as far off as it must be (the least disagreement first). A way
+            # that explains every view with a count off beats one that stops short at
+            # the die or a choice: a roll is never taken back, so the die is not rolled
+            # on part of the evidence while the whole of it has an explanation.
+            found, _, found_stops = self._readings(start, slack)
+            readings, stops = found, stops or found_stops
         if len(readings) == 1 or _same_outcome(start, readings):
             return self._verdict_for(readings[0])
         if readings:

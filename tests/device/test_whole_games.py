@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import pytest
 
-from device.replay import Report, replay_script
+from device.replay import Report, perfect_camera, replay_script
 from device.script import Layout, Moment, Script, write_script
 from device.tracker import COVERED_CARD, ORDER, UNEXPECTED, Button
 from engine.board import LOCATIONS
@@ -159,3 +159,24 @@ def test_two_moves_seen_at_once_are_asked_about_when_either_could_be_first() -> 
     report = replay_script(merged)  # the camera missed the scouted card lying alone
     assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
     assert_as_played(report)
+
+
+def test_a_count_read_one_too_deep_does_not_roll_the_die_on_half_the_evidence() -> None:
+    """Seed 9, as the camera once read it: The Institute one card too deep (its top card
+    named right) as Quietus lands on Luna. A Scout that stops at the die explained part
+    of that view, a Lead with the count one off explains all of it; the die must not be
+    rolled for the Scout (a roll is never taken back), and the game must end as played."""
+    script = write_script(3, seed=9)
+    misread = 213  # the truth's length at that view
+
+    def camera(moment: Moment):  # type: ignore[no-untyped-def]
+        view = perfect_camera(moment)
+        if view is None or moment.truth_len != misread:
+            return view
+        institute = view[3]
+        assert institute.top == "psychologist"  # the script this test was written from
+        return (*view[:3], replace(institute, depth=institute.depth + 1))
+
+    report = replay_script(script, camera)
+    assert_as_played(report)
+    assert UNEXPECTED not in report.question_kinds
