@@ -6,6 +6,7 @@ Prints, in one run:
   card locations), depth accuracy, empty and face-down detection;
 * the wrong-card rate where the truth is occluded (a hand) or unknown (another game's
   card, a phone or coaster);
+* top card and depth on long stacks (9-17 cards, pushed together to stay in view);
 * accuracy on the ``modern`` style, never seen in training, after enrolling ONE clean
   image per card;
 * median ms per full 1280×960 scan on one core (calibration cached; marker detection
@@ -46,18 +47,20 @@ from vision import calibrate, evaluate  # noqa: E402
 from vision.baseline import ORB_SIZE, HashMatcher, OrbMatcher  # noqa: E402
 from vision.classifier import CardClassifier, default_model_path  # noqa: E402
 from vision.enroll import enroll, save  # noqa: E402
-from vision.locate import View, card_image, locate, warp_card  # noqa: E402
+from vision.locate import STACK_REACH_MM, View, card_image, locate, warp_card  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402
 
 
-def device_calibrations(frames, style: str, seed: int, photo_dir: Path | None) -> list:  # type: ignore[no-untyped-def]
+def device_calibrations(frames, style: str, seed: int, photo_dir: Path | None,  # type: ignore[no-untyped-def]
+                        depths: tuple[int, ...] = evaluate.EVERYDAY) -> list:
     """Per frame, the calibration the device holds: markers found in the frame, else (a
     hand covers one) in a clear view of the same pose, as the fixed camera saw it before
     the hand came. Never the scene's true calibration."""
     out = []
     for i, (frame, _truth) in enumerate(frames):
-        clear = lambda i=i: evaluate.clear_view(i, style, seed=seed, photo_dir=photo_dir)  # noqa: E731
+        clear = lambda i=i: evaluate.clear_view(i, style, seed=seed, photo_dir=photo_dir,  # noqa: E731
+                                                depths=depths)
         out.append(evaluate.device_calibration(frame, clear))
     return out
 
@@ -200,6 +203,18 @@ def report(args: argparse.Namespace) -> list[str]:
              f"(n={tally.counts['occluded:n'] + tally.counts['unknown:n']}): "
              f"{pct(tally.rate_of(('occluded', 'unknown'), 'wrong'))} (any card named there: "
              f"{pct(tally.rate_of(('occluded', 'unknown'), 'named'))})"]
+    d_seed = evaluate.HELD_OUT_SEED + 100_000
+    deep = list(evaluate.scenes(args.deep_scenes, "photo", seed=d_seed, photo_dir=photo_dir,
+                                depths=evaluate.DEEP))
+    d_cals = device_calibrations(deep, "photo", d_seed, photo_dir, evaluate.DEEP)
+    d_tally, _, _ = measure_scanner(TableScanner(classifier=base), deep, d_cals)
+    lines.append(f"Long stacks ({min(evaluate.DEEP)}-{max(evaluate.DEEP)} cards, pushed together "
+                 f"to end within {STACK_REACH_MM:.0f} mm below the play area): {args.deep_scenes} "
+                 f"frames, top-card accuracy (n={d_tally.counts['card:n']}): "
+                 f"{pct(d_tally.rate('card', 'right'))}, "
+                 f"wrong {pct(d_tally.rate('card', 'wrong'))}; "
+                 f"depth exact {pct(d_tally.rate('card', 'depth'))}, by true depth: "
+                 f"{depth_rates(d_tally)}")
     with tempfile.TemporaryDirectory() as tmp:
         modern = enrolled_modern(base, Path(tmp) / "modern.onnx")
         u_seed = evaluate.HELD_OUT_SEED + 50_000
@@ -243,6 +258,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=300)
     parser.add_argument("--unseen-scenes", type=int, default=200)
+    parser.add_argument("--deep-scenes", type=int, default=100,
+                        help="scenes of long stacks (the game's late turns)")
     parser.add_argument("--baseline-scenes", type=int, default=100)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())

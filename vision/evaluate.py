@@ -66,13 +66,21 @@ class Tally:
         return hits / n if n else float("nan")
 
 
+EVERYDAY = (0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7)  # stack depths a table shows most of a game
+DEEP = tuple(range(9, 18))  # long stacks, pushed together to stay within the reach
+
+
 def random_layout(
-    rng: random.Random, foreign: float = 0.04, face_down: float = 0.04
+    rng: random.Random,
+    foreign: float = 0.04,
+    face_down: float = 0.04,
+    depths: tuple[int, ...] = EVERYDAY,
 ) -> dict[str, list[str]]:
-    """A table mid-game: stacks of 0–7 cards, now and then a face-down or foreign top."""
+    """A table mid-game: stacks of ``depths`` cards, now and then a face-down or foreign
+    top."""
     layout = {}
     for loc in Location:
-        depth = rng.choice((0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7))
+        depth = rng.choice(depths)
         stack = rng.sample(ALL_IDS, depth)
         if stack and rng.random() < face_down:
             stack[-1] = FACE_DOWN
@@ -83,10 +91,10 @@ def random_layout(
 
 
 def _draw(
-    rng: random.Random, hands: float, objects: float
+    rng: random.Random, hands: float, objects: float, depths: tuple[int, ...] = EVERYDAY
 ) -> tuple[dict[str, list[str]], tuple[str, ...], tuple[str, ...]]:
     """A scene's layout and the locations a hand and an object cover."""
-    layout = random_layout(rng)
+    layout = random_layout(rng, depths=depths)
     names = [loc.value for loc in Location]
     covered = tuple(rng.sample(names, 1)) if rng.random() < hands else ()
     spare = [n for n in names if n not in covered]
@@ -101,11 +109,12 @@ def scenes(
     hands: float = 0.25,
     objects: float = 0.05,
     photo_dir: Path | None = None,
+    depths: tuple[int, ...] = EVERYDAY,
 ) -> Iterator[tuple[np.ndarray, SceneTruth]]:
     """``count`` held-out frames: random layouts, poses, light; hands and objects at times."""
     for i in range(count):
         rng = random.Random(seed + i)
-        layout, covered, objs = _draw(rng, hands, objects)
+        layout, covered, objs = _draw(rng, hands, objects, depths)
         options = SceneOptions(style=style, photo_dir=photo_dir, hands=covered, objects=objs)
         yield render(layout, rng, options)
 
@@ -117,12 +126,17 @@ def clear_view(
     hands: float = 0.25,
     objects: float = 0.05,
     photo_dir: Path | None = None,
+    depths: tuple[int, ...] = EVERYDAY,
 ) -> np.ndarray:
     """Scene ``index`` of :func:`scenes` (same arguments) with no hand or object over the
-    table: the same camera pose and layout, as the fixed camera saw it a moment before."""
+    table: the same camera pose and layout, as the fixed camera saw it a moment before.
+    Long stacks are seen as they were earlier in the game, at most ``max(EVERYDAY)``
+    deep: pushed to the reach, an outer column's stack lies over a bottom marker, and a
+    device keeps the calibration of its last look that found all four."""
     rng = random.Random(seed + index)
-    layout, _covered, _objs = _draw(rng, hands, objects)
-    return render(layout, rng, SceneOptions(style=style, photo_dir=photo_dir))[0]
+    layout, _covered, _objs = _draw(rng, hands, objects, depths)
+    earlier = {loc: stack[: max(EVERYDAY)] for loc, stack in layout.items()}
+    return render(earlier, rng, SceneOptions(style=style, photo_dir=photo_dir))[0]
 
 
 def device_calibration(frame: np.ndarray, clear: Callable[[], np.ndarray]) -> Calibration | None:
