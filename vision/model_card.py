@@ -198,5 +198,11 @@ wall-clock time on this machine's 2 cores, shared with other work at nice 10{cpu
   light are not separated from it.
 - Stack depth comes from where a stack starts and where its top card starts, with the
   contract's ~14 mm cascade; people cascade unevenly, so deep stacks can be off by one.
+- The camera sees 40 mm below the play area, no more: a stack must end within 32 mm of it,
+  and people push a long stack together to keep it there (the scenes model that, with
+  spacings down to about 9 mm; the count weighs 8-17 mm only for a stack ending near
+  that reach). A stack running past the view reads occluded and the device says so.
+  Such a stack in an outer column covers a bottom marker, so the device relies on the
+  calibration it found earlier in the game.
 - The scene benchmark's hands are flat polygons in skin tones.
 """
