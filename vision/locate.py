@@ -680,20 +680,6 @@ def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
     return joined
 
 
-def runs_off(mask: np.ndarray, view: View, xc: float) -> bool:
-    """True when column ``xc``'s foreground leaves the foot of the view about a card wide
-    with table on either side: a stack longer than the camera sees, not an arm (wider)
-    or a hand reaching in from the side."""
-    rows = mask[-max(2, int(10 * view.scale)) :]
-    core = rows[:, view.px(xc - 24, 0) : view.px(xc + 24, 0)]
-    beside = np.concatenate(
-        [rows[:, view.px(xc - 41, 0) : view.px(xc - 38, 0)],
-         rows[:, view.px(xc + 38, 0) : view.px(xc + 41, 0)]],
-        axis=1,
-    )
-    return bool(core.mean() > 0.8 and beside.mean() < 0.3)
-
-
 def locate_column(ev: Evidence, view: View, index: int) -> Column:
     """Empty, a stack (depth and top card outline) or occluded, for column ``index``.
 
@@ -721,8 +707,7 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     start, end = found[0]
     top_mm = float(view.mm(start, 1))
     if end >= ev.mask.shape[0] - 2:
-        why = RUNS_OFF if runs_off(ev.mask, view, xc) else RETRY_REASONS[0]
-        return Column("occluded", reason=why, top_mm=top_mm)
+        return Column("occluded", reason=REACHES_OFF, top_mm=top_mm)
     if (end - start) / s < 80:
         return Column("occluded", reason=SHAPELESS)
     quad, why, others = top_card(ev, view, xc, end)
@@ -744,10 +729,9 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     return Column("stack", depths[0], quad, "", alternatives, top_mm)
 
 
-RUNS_OFF = "the stack runs past the camera's view"
+REACHES_OFF = "something reaches off the play area"  # an arm, or a stack past the view
 RETRY_REASONS = (  # an occluded column worth a second look: its shape, not a hand, may
-    "something reaches off the play area",  # be to blame (a striped or lit table under it)
-    RUNS_OFF,
+    REACHES_OFF,  # be to blame (a striped or lit table under it)
     "something covers the card and spills past its edges",
     "ragged bottom edge",
     "the outline is not filled like a card",
@@ -757,8 +741,10 @@ RETRY_REASONS = (  # an occluded column worth a second look: its shape, not a ha
 
 def hides_stack_foot(reason: str) -> bool:
     """True when a column read occluded for a reason that a stack longer than the
-    camera's view also gives (its foot is out of sight, so its top card is)."""
-    return reason in (RUNS_OFF, RETRY_REASONS[0])
+    camera's view also gives (its foot is out of sight, so its top card is). From the
+    mask alone that looks like an arm reaching off the table; the device's notice says
+    which to check."""
+    return reason == REACHES_OFF
 
 
 MAX_STACK_MM = CARD_H_MM + 6 * 16.0  # seven cards cascaded 16 mm apart

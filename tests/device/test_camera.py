@@ -238,7 +238,7 @@ def test_the_pipeline_reports_a_missing_scanner_once_and_keeps_frames() -> None:
 
 
 def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
-    from vision.locate import RUNS_OFF
+    from vision.locate import REACHES_OFF
     from vision.scanner import LocationReading, TableReading
     from vision.stabilize import Stabilizer
 
@@ -247,7 +247,7 @@ def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
         return TableReading({"jupiter": empty, "mars": empty, "luna": luna, "institute": empty})
 
     frames = [reading(LocationReading("card", "eo", 0.9, 11))] * 10
-    frames += [reading(LocationReading("occluded", reason=RUNS_OFF))] * 80  # 8 s at 10 fps
+    frames += [reading(LocationReading("occluded", reason=REACHES_OFF))] * 80  # 8 s at 10 fps
     scanner = iter(frames)
 
     class Scanner:

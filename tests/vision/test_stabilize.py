@@ -113,7 +113,7 @@ def test_a_long_cover_reports_occluded_once_and_nothing_when_it_lifts() -> None:
 def test_an_occluded_change_carries_the_locators_reason() -> None:
     stab = Stabilizer(occluded_after_s=2.0)
     t = settled(stab, table(luna=card("eo", 11)))
-    past = LocationReading("occluded", reason="the stack runs past the camera's view")
+    past = LocationReading("occluded", reason="something reaches off the play area")
     events = feed(stab, [table(luna=past)] * 30, start=t)
     assert [(e.kind, e.reason) for e in events] == [("occluded", past.reason)]
 
