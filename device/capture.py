@@ -19,6 +19,7 @@ import numpy as np
 
 from device.camera import Camera, CameraError
 from device.perception import view_from_stable
+from engine.board import Location
 
 log = logging.getLogger("companion.capture")
 
@@ -157,9 +158,8 @@ STACK_PAST_VIEW = "stack-past-view"  # the notice's kind (spoken by device.voice
 
 def past_view_message(location: str) -> str:
     """What the table is told when a stack's foot has been out of sight for a while."""
-    name = "The Institute" if location == "institute" else location.capitalize()
-    return (f"{name}: the camera cannot see the end of the stack. If it reaches past the "
-            "mark below the markers, push its cards closer together.")
+    return (f"{Location(location).label}: the camera cannot see the end of the stack. If it "
+            "reaches past the mark below the markers, push its cards closer together.")
 
 
 def _hides_stack_foot(reason: str) -> bool:
