@@ -11,8 +11,9 @@ Prints, in one run:
   image per card;
 * median ms per full 1280×960 scan on one core (calibration cached; marker detection
   timed apart), model size, peak RSS of ``companion table scan``;
-* ORB matching and a perceptual hash against the same reference images, on the same
-  card crops: accuracy and ms per frame.
+* ORB matching, a perceptual hash, and the hash shortlisting for ORB, against the same
+  reference images on the same located cards: accuracy and ms per frame, and the ms per
+  card image that identifying alone costs each of them and our embedder.
 
 Calibration is obtained as on the device, whose camera is fixed and which keeps the
 calibration of its last successful marker look: the markers are detected in each frame
@@ -44,10 +45,10 @@ import numpy as np  # noqa: E402
 
 from engine.cards import ALL_IDS  # noqa: E402
 from vision import calibrate, evaluate  # noqa: E402
-from vision.baseline import ORB_SIZE, HashMatcher, OrbMatcher  # noqa: E402
+from vision.baseline import ORB_SIZE, HashMatcher, OrbMatcher, ShortlistMatcher, cut  # noqa: E402
 from vision.classifier import CardClassifier, default_model_path  # noqa: E402
 from vision.enroll import enroll, save  # noqa: E402
-from vision.locate import STACK_REACH_MM, View, card_image, locate, warp_card  # noqa: E402
+from vision.locate import STACK_REACH_MM, View, card_image, locate  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402
 
@@ -93,19 +94,22 @@ def measure_scanner(scanner: TableScanner, frames, cals) -> tuple[evaluate.Tally
 
 
 def measure_baseline(frames, cals, photo_dir: Path, scanner: TableScanner) -> dict:  # type: ignore[no-untyped-def]
-    """ORB and pHash on the locator's crops: (accuracy, wrong-card rate, CPU ms per frame,
-    our scanner's CPU ms per frame timed alongside).
+    """ORB, pHash and the two together on the locator's outlines: per matcher (accuracy,
+    wrong-card rate, CPU ms per frame, our scanner's CPU ms per frame timed alongside, ms
+    per card image for identification alone), plus ``"ours"``: the same for our crop and
+    embedder.
 
     Our scan of each frame is timed right beside the baseline's, the two taking turns to
     go first: the machine's load drifts over a run, and medians taken minutes apart
     compare the load as much as the code."""
     refs = {cid: cv2.resize(synth_cards.card_face(cid, "photo", photo_dir), ORB_SIZE,
                             interpolation=cv2.INTER_AREA) for cid in ALL_IDS}
-    matchers = {"orb": OrbMatcher(refs), "phash": HashMatcher(refs)}
+    matchers = {"orb": OrbMatcher(refs), "phash": HashMatcher(refs),
+                "phash shortlist + orb": ShortlistMatcher(refs)}
     out = {}
     for name, matcher in matchers.items():
         right = wrong = cards = covered = 0
-        ms, ours = [], []
+        ms, ours, per_card, ours_per_card = [], [], [], []
         for k, ((frame, truth), view_cal) in enumerate(zip(frames, cals, strict=True)):
             if view_cal is None:
                 continue
@@ -117,6 +121,8 @@ def measure_baseline(frames, cals, photo_dir: Path, scanner: TableScanner) -> di
             ms.append(_cpu_ms(read_baseline, frame, view, list(truth.locations), matcher, found))
             if not k % 2:
                 ours.append(_cpu_ms(scanner.scan, frame))
+            per_card += identify_ms(frame, view, matcher, scanner)
+            ours_per_card += identify_ms(frame, view, None, scanner)
             for loc, t in truth.locations.items():
                 guess = found.get(loc)
                 if t.state == "card":
@@ -126,16 +132,32 @@ def measure_baseline(frames, cals, photo_dir: Path, scanner: TableScanner) -> di
                     covered += 1
                     wrong += guess is not None and guess != t.top
         out[name] = (right / max(cards, 1), wrong / max(covered, 1), statistics.median(ms),
-                     statistics.median(ours))
+                     statistics.median(ours), statistics.median(per_card))
+        out.setdefault("ours", statistics.median(ours_per_card))
     return out
 
 
 def read_baseline(frame, view: View, names: list[str], matcher, found: dict) -> None:  # type: ignore[no-untyped-def]
-    """The baseline's reading of one frame into ``found``: locate, crop, match."""
+    """The baseline's reading of one frame into ``found``: locate, cut, match."""
     for loc, col in zip(names, locate(frame, view), strict=True):
         if col.state == "stack":
-            crop = warp_card(frame, view.calibration.to_pixels(col.quad_mm), ORB_SIZE)
-            found[loc] = matcher.identify(crop)
+            found[loc] = matcher.identify(cut(frame, view.calibration.to_pixels(col.quad_mm)))
+
+
+def identify_ms(frame, view: View, matcher, scanner: TableScanner) -> list[float]:  # type: ignore[no-untyped-def]
+    """CPU ms per card image to cut and identify the frame's located top cards: with
+    ``matcher``, or (None) with our crop and embedder, all of a frame's cards in one batch
+    as the scanner runs them."""
+    quads = [c.quad_mm for c in locate(frame, view) if c.state == "stack"]
+    if not quads:
+        return []
+    if matcher is None:
+        ms = _cpu_ms(lambda: scanner.classifier.identify([scanner.crop_quad(frame, q)
+                                                           for q in quads]))
+    else:
+        ms = _cpu_ms(lambda: [matcher.identify(cut(frame, view.calibration.to_pixels(q)))
+                              for q in quads])
+    return [ms / len(quads)]
 
 
 def _cpu_ms(fn, *args) -> float:  # type: ignore[no-untyped-def]
@@ -246,11 +268,15 @@ def report(args: argparse.Namespace) -> list[str]:
     # the very same frames, beside each baseline, so the speeds compare like for like.
     scanner = TableScanner(classifier=base)
     timed = measure_baseline(base_frames, base_cals, photo_dir, scanner)
-    for name, (acc, wrong, ms, ours) in timed.items():
+    ours_card = timed.pop("ours")
+    for name, (acc, wrong, ms, ours, per_card) in timed.items():
         lines.append(f"Baseline {name} on {len(base_frames)} of the same frames: top-card "
                      f"accuracy {pct(acc)}, wrong on occluded/unknown {pct(wrong)}, "
                      f"{ms:.1f} ms of CPU per frame (locating included; our full scan "
-                     f"{ours:.1f} ms on these frames, timed alongside)")
+                     f"{ours:.1f} ms on these frames, timed alongside); identifying alone "
+                     f"{per_card:.3f} ms per card image")
+    lines.append(f"Identifying alone with our crop and embedder (a frame's cards in one "
+                 f"batch): {ours_card:.3f} ms per card image")
     return lines
 
 
