@@ -747,7 +747,6 @@ def hides_stack_foot(reason: str) -> bool:
     return reason == REACHES_OFF
 
 
-MAX_STACK_MM = CARD_H_MM + 6 * 16.0  # seven cards cascaded 16 mm apart
 WIDE = np.radians(np.arange(-6.0, 6.1, 2.0))  # slopes a card lies at (±5°), refined ±1°
 ONE_AND_HALF = math.radians(1.5)  # slopes closer than this make the same outline
 
@@ -757,8 +756,9 @@ def farther_outlines(
 ) -> list[np.ndarray]:
     """More outlines for a column where no card was named: at the ``count``
     strongest straight edges, at any slope a card lies at, from where the stack's first
-    card ends down to ``reach`` mm below the found bottom edge (a seven-card stack's
-    foot when the column read occluded).
+    card ends down to ``reach`` mm below the found bottom edge (when the column read
+    occluded, down to :data:`STACK_REACH_MM` below the play area, where the longest
+    stack ends).
 
     A lamp's soft shadow, a striped table, glare or a hand next to the stack can carry
     the mask past the top card's foot or skew it, and a printed line can end it early;
@@ -776,7 +776,8 @@ def farther_outlines(
         tried, y_end = (yb, angle), min(y_end, yb + reach)
         angles = np.union1d(WIDE, angle + np.radians([-1.0, 0.0, 1.0]))
     else:
-        y_end = min(y_end, column.top_mm + MAX_STACK_MM + 4)
+        # No stack ends past its reach (people push a long one together to keep it there).
+        y_end = min(y_end, view.calibration.height_mm + STACK_REACH_MM + 4)
     ys = np.arange(column.top_mm + CARD_H_MM - 4, y_end, 0.5)
     if ys.size < 3:
         return []

@@ -118,6 +118,29 @@ def test_a_mask_running_off_the_play_area_gets_a_second_look() -> None:
     assert errs and min(errs) < 0.1 * width
 
 
+
+def test_a_long_stack_running_off_the_view_is_searched_down_to_its_reach() -> None:
+    # Fourteen cards pushed together end near the reach, far below where a seven-card
+    # stack ends; when the mask below them reads foreground to the view's bottom, the
+    # second look must still reach their foot.
+    frame, truth = render({"luna": list(ALL_IDS[:14])}, random.Random(11))
+    view = View(truth.calibration)
+    t = truth.locations["luna"]
+    foot = np.linalg.inv(truth.calibration.homography()) @ np.append(t.quad[2], 1.0)
+    assert foot[1] / foot[2] > view.calibration.height_mm + 15
+    ev = locate.evidence(frame, view)
+    mask = ev.mask.copy()
+    mask[view.px(120, 1) :, view.px(view.calibration.width_mm * 0.5 + 10, 0) :
+         view.px(view.calibration.width_mm * 0.75 - 10, 0)] = True
+    lit = replace(ev, mask=mask)
+    col = locate.locate_column(lit, view, 2)
+    assert col.state == "occluded" and col.reason == locate.REACHES_OFF
+    errs = [
+        np.abs(truth.calibration.to_pixels(q) - t.quad).max()
+        for q in locate.farther_outlines(lit, view, 2, col)
+    ]
+    assert errs and min(errs) < 0.1 * np.linalg.norm(t.quad[1] - t.quad[0])
+
 class _FixedCascade:
     """A scene's random source whose cascade step is ``step`` mm (the rest as drawn)."""
 
