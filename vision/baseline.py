@@ -4,8 +4,8 @@ two together as classic card scanners combine them (the hash shortlists, ORB dec
 All identify card images cut from the frame through the scanner's own locator, against
 the same reference images, each with an open-set threshold of its own. They cut their
 images with :func:`cut`, a single warp: the scanner's warp at twice the size and average
-down buys neither matcher any accuracy (measured on held-out scenes) and costs it twice
-the time, so using it would handicap the baselines.
+down buys neither matcher any accuracy (measured on held-out scenes) and costs the hash
+nearly three times as long, so using it would handicap the baselines.
 """
 
 from __future__ import annotations
