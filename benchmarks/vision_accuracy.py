@@ -109,7 +109,7 @@ def measure_baseline(frames, cals, photo_dir: Path, scanner: TableScanner) -> di
     out = {}
     for name, matcher in matchers.items():
         right = wrong = cards = covered = 0
-        ms, ours, per_card, ours_per_card = [], [], [], []
+        ms, ours, per_card = [], [], []
         for k, ((frame, truth), view_cal) in enumerate(zip(frames, cals, strict=True)):
             if view_cal is None:
                 continue
@@ -118,11 +118,10 @@ def measure_baseline(frames, cals, photo_dir: Path, scanner: TableScanner) -> di
             if k % 2:
                 ours.append(_cpu_ms(scanner.scan, frame))
             found: dict[str, str | None] = {}
-            ms.append(_cpu_ms(read_baseline, frame, view, list(truth.locations), matcher, found))
+            ms.append(_cpu_ms(read_baseline, frame, view, list(truth.locations), matcher, found,
+                              per_card))
             if not k % 2:
                 ours.append(_cpu_ms(scanner.scan, frame))
-            per_card += identify_ms(frame, view, matcher, scanner)
-            ours_per_card += identify_ms(frame, view, None, scanner)
             for loc, t in truth.locations.items():
                 guess = found.get(loc)
                 if t.state == "card":
@@ -133,35 +132,37 @@ def measure_baseline(frames, cals, photo_dir: Path, scanner: TableScanner) -> di
                     wrong += guess is not None and guess != t.top
         out[name] = (right / max(cards, 1), wrong / max(covered, 1), statistics.median(ms),
                      statistics.median(ours), statistics.median(per_card))
-    tally = evaluate.Tally()
+    tally, ours_per_card = evaluate.Tally(), []
     for (frame, truth), view_cal in zip(frames, cals, strict=True):
         scanner.keep(view_cal)
         evaluate.score(scanner.scan(frame), truth, tally)
+        if view_cal is not None:
+            ours_per_card += embed_ms(frame, View(view_cal), scanner)
     out["ours"] = (tally.rate("card", "right"), statistics.median(ours_per_card))
     return out
 
 
-def read_baseline(frame, view: View, names: list[str], matcher, found: dict) -> None:  # type: ignore[no-untyped-def]
-    """The baseline's reading of one frame into ``found``: locate, cut, match."""
-    for loc, col in zip(names, locate(frame, view), strict=True):
-        if col.state == "stack":
-            found[loc] = matcher.identify(cut(frame, view.calibration.to_pixels(col.quad_mm)))
+def read_baseline(frame, view: View, names: list[str], matcher, found: dict,  # type: ignore[no-untyped-def]
+                  per_card: list[float]) -> None:
+    """The baseline's reading of one frame into ``found``: locate, cut, match; the CPU
+    ms per card image that cutting and matching alone took goes into ``per_card``."""
+    stacks = [(loc, col) for loc, col in zip(names, locate(frame, view), strict=True)
+              if col.state == "stack"]
+    start = time.process_time()
+    for loc, col in stacks:
+        found[loc] = matcher.identify(cut(frame, view.calibration.to_pixels(col.quad_mm)))
+    if stacks:
+        per_card.append((time.process_time() - start) * 1000 / len(stacks))
 
 
-def identify_ms(frame, view: View, matcher, scanner: TableScanner) -> list[float]:  # type: ignore[no-untyped-def]
-    """CPU ms per card image to cut and identify the frame's located top cards: with
-    ``matcher``, or (None) with our crop and embedder, all of a frame's cards in one batch
-    as the scanner runs them."""
+def embed_ms(frame, view: View, scanner: TableScanner) -> list[float]:  # type: ignore[no-untyped-def]
+    """CPU ms per card image for our crop and embedder on the frame's located top cards,
+    all in one batch as the scanner runs them."""
     quads = [c.quad_mm for c in locate(frame, view) if c.state == "stack"]
     if not quads:
         return []
-    if matcher is None:
-        ms = _cpu_ms(lambda: scanner.classifier.identify([scanner.crop_quad(frame, q)
-                                                           for q in quads]))
-    else:
-        ms = _cpu_ms(lambda: [matcher.identify(cut(frame, view.calibration.to_pixels(q)))
-                              for q in quads])
-    return [ms / len(quads)]
+    crops = lambda: scanner.classifier.identify([scanner.crop_quad(frame, q) for q in quads])  # noqa: E731
+    return [_cpu_ms(crops) / len(quads)]
 
 
 def _cpu_ms(fn, *args) -> float:  # type: ignore[no-untyped-def]
