@@ -206,8 +206,8 @@ wall-clock time on this machine's 2 cores, shared with other work at nice 10{cpu
   calibration it found earlier in the game.
 - The scene benchmark's hands are flat polygons in skin tones.
 - A perceptual hash reads a frame faster than our scan does. The baselines run on this
-  project's own locator, which is most of a scan. After it, hashing a card costs about
-  half of what cutting and embedding it costs, and our scan also tries second outlines
+  project's own locator, which is most of a scan. After it, hashing a card costs well
+  under what cutting and embedding it costs, and our scan also tries second outlines
   where the first names no card. The hash is also several points less accurate (see
   Measured). For our scan to be the faster one, it would most likely need a locator
   that a network can use and a hash cannot, such as a learned one.
