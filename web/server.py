@@ -32,7 +32,13 @@ def serve(app: Flask, host: str = "0.0.0.0", port: int = 8080,
 
 
 class Server:
-    """A waitress server for ``app``; ``start()`` runs it on a thread (tests, benchmarks)."""
+    """A waitress server for ``app``; ``start()`` runs it on a thread (tests, benchmarks).
+
+    Only the thread that runs the loop ever closes the sockets: closing one under a
+    running ``select()`` makes the loop fail with EBADF. :meth:`stop` therefore asks the
+    loop to end (a flag, plus a wake-up through waitress's trigger) and lets the loop's
+    own thread close everything on its way out.
+    """
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0,
                  threads: int | None = None) -> None:
@@ -41,6 +47,7 @@ class Server:
         self._server = create_server(app, host=host, port=port, threads=count,
                                      ident="companion")
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     @property
     def url(self) -> str:
@@ -53,12 +60,15 @@ class Server:
         """Serve on this thread until :meth:`stop` (or Ctrl-C)."""
         server = self._server
         try:
-            # waitress's own run(), minus its shutdown on Ctrl-C: stop() must end the
-            # event streams before it waits for the worker threads.
-            server.asyncore.loop(timeout=server.adj.asyncore_loop_timeout,
-                                 map=server._map, use_poll=server.adj.asyncore_use_poll)
+            # waitress's own run(), one poll at a time so that the loop sees the stop
+            # flag within one loop timeout even if the wake-up never arrives.
+            while not self._stopping.is_set() and server._map:
+                wasyncore.loop(timeout=server.adj.asyncore_loop_timeout, map=server._map,
+                               use_poll=server.adj.asyncore_use_poll, count=1)
         except (SystemExit, KeyboardInterrupt):
-            return
+            return  # stop(), called next by serve(), closes on this same thread
+        if self._stopping.is_set():
+            self._close_sockets()
 
     def start(self) -> Server:
         """Serve on a background thread."""
@@ -71,26 +81,26 @@ class Server:
         self.app.extensions["companion_web"].streams.shutdown()
         # Workers first, while the loop still runs: a finishing request wakes it.
         self._server.task_dispatcher.shutdown()
+        self._stopping.set()
         loop = self._thread
         if loop is not None and loop.is_alive():
-            # Sockets must be closed on the loop's own thread (closing them under a
-            # running select() fails with EBADF); the trigger runs this there.
-            try:
-                self._server.trigger.pull_trigger(self._close_sockets)
-            except OSError:
-                # The trigger's pipe is closed already (the loop has torn its map down,
-                # seen once in CI): close what is left from here.
-                self._close_sockets()
+            self._wake()
             loop.join(5)
         else:
-            self._close_sockets()
+            self._close_sockets()  # no loop runs: this thread is the only one left
         self._thread = None
+
+    def _wake(self) -> None:
+        try:
+            self._server.trigger.pull_trigger()
+        except OSError:
+            pass  # the trigger is gone already; the loop's timeout notices the flag
 
     def _close_sockets(self) -> None:
         # A worker still finishing (past the dispatcher's 5 s wait, on a loaded machine)
         # would wake the loop through the closed trigger pipe: make that a no-op first.
         self._server.pull_trigger = lambda *args: None
-        wasyncore.close_all(self._server._map)  # the loop ends
+        wasyncore.close_all(self._server._map)
 
     def __enter__(self) -> Server:
         return self.start()
