@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from device.script import Layout, Moment
@@ -82,6 +83,8 @@ class ScriptedCamera:
     photo_dir: Path | None = None
     drift_period_s: float = 90.0  # the light's slow swing, ±20 %
     t: float = 0.0
+    _last: tuple[tuple[Layout, tuple[str, ...]], np.ndarray] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def frames(self, layout: Layout, hands_over: tuple[str, ...] = ()) -> Iterator[
             tuple[np.ndarray, float]]:
@@ -96,7 +99,21 @@ class ScriptedCamera:
         return self.t
 
     def _frame(self, layout: Layout, hands: tuple[str, ...], k: int) -> np.ndarray:
-        from vision.synth import effects, scene
+        from vision.synth import effects
+
+        rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
+        gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
+        frame = cv2.convertScaleAbs(self._scene(layout, hands), alpha=gain)
+        frame = effects.noise(frame, rng, 5.0)
+        return effects.jpeg(frame, rng, (75, 90))
+
+    def _scene(self, layout: Layout, hands: tuple[str, ...]) -> np.ndarray:
+        # The scene is a pure function of the layout and the hands (the generator is
+        # seeded afresh each time), so a still table is drawn once, not once per frame;
+        # only the light, the sensor noise and the JPEG differ from frame to frame.
+        if self._last is not None and self._last[0] == (layout, hands):
+            return self._last[1]
+        from vision.synth import scene
         from vision.synth.cards import FACE_DOWN
 
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
@@ -105,11 +122,8 @@ class ScriptedCamera:
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
                                      hands=hands, glare=0.0)
         frame, _ = scene.render(stacks, random.Random(self.seed), options)
-        rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
-        gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
-        frame = np.clip(frame.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        frame = effects.noise(frame, rng, 5.0)
-        return effects.jpeg(frame, rng, (75, 90))
+        self._last = ((layout, hands), frame)
+        return frame
 
 
 def camera_perceiver(

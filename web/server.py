@@ -7,6 +7,7 @@ for ordinary requests.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 from flask import Flask
@@ -91,10 +92,9 @@ class Server:
         self._thread = None
 
     def _wake(self) -> None:
-        try:
+        # If the trigger is gone already, the loop's timeout notices the flag instead.
+        with contextlib.suppress(OSError):
             self._server.trigger.pull_trigger()
-        except OSError:
-            pass  # the trigger is gone already; the loop's timeout notices the flag
 
     def _close_sockets(self) -> None:
         # A worker still finishing (past the dispatcher's 5 s wait, on a loaded machine)

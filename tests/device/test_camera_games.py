@@ -3,7 +3,7 @@ measures them: every change of the table drawn frame by frame by the scene gener
 (hands over the changing locations, light drifting, sensor noise, JPEG), scanned with
 the committed classifier, settled by the stabiliser, then tracked and compared with the
 truth. Then a slip through the same camera: a card put down on the wrong stack first.
-About two minutes: the slowest tests in the suite, and the most telling.
+The slowest tests in the suite, and the most telling.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
 
 pytestmark = pytest.mark.slow
+SHARED = pytest.mark.xdist_group("three-player-camera")  # both use the module fixture
 SEED = 1  # of the 3-player game; benchmarks/tracking.py --camera reports seeds 0-2
 
 
@@ -33,6 +34,7 @@ def three_players() -> tuple[Script, Report]:
     return script, through_the_camera(script, SEED)
 
 
+@SHARED
 def test_a_three_player_game_through_the_camera_matches_the_truth(
         three_players: tuple[Script, Report]) -> None:
     _, report = three_players
@@ -48,6 +50,7 @@ def test_a_solo_game_through_the_camera_matches_the_truth() -> None:
     assert report.tracked_trigger == report.truth_trigger
 
 
+@SHARED
 def test_a_card_put_down_on_the_wrong_stack_is_one_question_through_the_camera(
         three_players: tuple[Script, Report]) -> None:
     script, clean = three_players
