@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The suite under stress: the README's test command RUNS times in a row on a fresh clone
+# of this repository, with both cores kept busy by two `yes` loads, as CI's shared
+# machine may be. Prints one line per run (exit status, seconds, pytest's summary) and a
+# tally; exits 1 if any run failed. A failure here is a bug to fix, never to retry.
+#
+#   bash benchmarks/stress_suite.sh [RUNS] [CLONE_DIR]     (defaults: 20, /tmp/stress-clone)
+set -uo pipefail
+runs=${1:-20}
+clone=${2:-/tmp/stress-clone}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+rm -rf "$clone"
+git clone -q "$repo" "$clone" || exit 2
+cd "$clone" || exit 2
+python3 -m venv .venv && .venv/bin/pip install -q -e '.[dev]' || exit 2
+
+yes > /dev/null & load1=$!
+yes > /dev/null & load2=$!
+trap 'kill $load1 $load2 2>/dev/null' EXIT
+
+green=0
+for i in $(seq 1 "$runs"); do
+  start=$(date +%s)
+  .venv/bin/python -m pytest -p no:cacheprovider > "run-$i.log" 2>&1
+  status=$?
+  took=$(( $(date +%s) - start ))
+  summary=$(tail -n 1 "run-$i.log")
+  [ "$status" -eq 0 ] && green=$((green + 1))
+  printf 'run %2d: exit %d, %4d s, %s\n' "$i" "$status" "$took" "$summary"
+done
+echo "green: $green/$runs (logs in $clone/run-*.log)"
+[ "$green" -eq "$runs" ]
