@@ -210,7 +210,7 @@ def pdf(paper: str = "a4") -> bytes:
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         (f"<< /Type /Page /Parent 2 0 R /MediaBox {box} /Contents 4 0 R "
          "/Resources << /Font << /F1 5 0 R >> >> >>").encode("ascii"),
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     ]
     return _pdf_file(objects)
