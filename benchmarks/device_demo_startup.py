@@ -9,7 +9,9 @@ target: the page within 5 s of launch.
 Beside the wall-clock time it prints the CPU time the demo process itself had used
 when its page first answered (user + system, from /proc): on a machine shared with
 other work the wall clock grows with the load, while the CPU time is the demo's own
-cost. ``--root DIR`` measures another checkout (e.g. an older commit, for comparison).
+cost. It then times, in fresh processes, importing only the modules the demo loads
+before its page (the CLI, the appliance, the web app), to show how much of that cost
+is Python imports. ``--root DIR`` measures another checkout (e.g. an older commit).
 """
 
 from __future__ import annotations
@@ -69,6 +71,18 @@ def one_run(port: int, root: Path = ROOT) -> tuple[float, float, float, int]:
             proc.kill()
 
 
+IMPORTS = "import device.cli, device.commands.demo, device.appliance, web"
+
+
+def import_cost(root: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of a fresh process importing what the page needs."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", IMPORTS + "\nimport os\nt = os.times()\n"
+                           "print(t.user + t.system)"], cwd=root, check=True,
+                          capture_output=True, text=True)
+    return time.perf_counter() - start, float(done.stdout.split()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -87,6 +101,10 @@ def main() -> None:
     print(f"launch → page: median {statistics.median(ups):.2f} s, max {max(ups):.2f} s "
           f"({verdict} the {TARGET_S:g} s target); CPU by then: median "
           f"{statistics.median(cpus):.2f} s; clean stop: max {max(stops):.2f} s")
+    walls, costs = zip(*(import_cost(args.root) for _ in range(args.runs)), strict=True)
+    print(f"imports alone: median {statistics.median(costs):.2f} s of CPU, "
+          f"{statistics.median(walls):.2f} s wall; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
