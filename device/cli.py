@@ -33,7 +33,9 @@ class UsageError(ValueError):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="companion", description="Red Rising table companion."
+        prog="companion", description="Red Rising table companion.",
+        epilog="File formats and settings: docs/README.md; an input for every command: "
+               "examples/README.md.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:

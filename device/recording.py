@@ -1,6 +1,6 @@
 """Recorded games: what the companion was shown and told, kept so it can be replayed.
 
-A game folder (``GAME_DIR``) holds:
+A game folder (``GAME_DIR``; docs/game-folder.md describes it for users) holds:
 
 * ``game.json``: ``{"format": 1, "setup": <the Setup event>, "seed": <the companion's
   random seed>, "corners": <manual calibration or null>}``;
@@ -14,7 +14,8 @@ A game folder (``GAME_DIR``) holds:
   hold ``"table"`` items (the truth's length up to which the people at the table may
   answer at that point) that a replay without ``--oracle`` ignores.
 
-:class:`Recorder` writes one while the companion runs (``[record] dir``);
+:class:`Recorder` writes one from a running companion's frames and commands (the
+appliance does not call it yet: there is no setting for it);
 :func:`write_scripted` films a scripted game into one; :func:`replay` feeds one through
 the same service, tracker and vision the device uses.
 """

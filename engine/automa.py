@@ -26,7 +26,8 @@ Setup event carries them, so a journal replays with the deck its game was played
 
 Her turn
 --------
-Two cards, each resolved fully before the next (RULES §13.4): *deploy* the character
+Two cards, the first resolved fully before the second is turned over (her turn in the
+solo rules): *deploy* the character
 deck's top card (no ability) to the section's location; *gain* the top card of the
 gain location, skipping empty locations along the arrow; then the *extras*: the bonus
 of the location she gained from (:func:`bonus_plan`: the Luna bonus card and the
@@ -348,7 +349,7 @@ class Situation:
 
     @classmethod
     def from_json(cls, data: Any) -> Situation:
-        """Read ``companion automa resolve``'s STATE.json (a contract, see DESIGN.md).
+        """Read ``companion automa resolve``'s STATE.json (a contract: docs/automa.md).
 
         :raises AutomaInputError: naming the field at fault.
         """
@@ -412,7 +413,8 @@ def place_of(section: str, priorities: Sequence[Location]) -> Location:
 
 def gain_source(start: Location, arrow: int, counts: Sequence[int]) -> Location | None:
     """Where she gains from: ``start``, or the next location along the arrow that has
-    cards, wrapping round (RULES §13.5); None when every location is empty.
+    cards, wrapping round (the solo rules never let her gain from an empty location);
+    None when every location is empty.
 
     >>> gain_source(Location.JUPITER, -1, (0, 1, 0, 0))
     <Location.MARS: 'mars'>
@@ -653,7 +655,8 @@ def deploy(draft: Draft, s: Step) -> None:
     """Deploy: the character deck's top card to the section's location (no ability)."""
     her, card, name = _card(draft, s)
     if draft.deck_count == 0:
-        draft.note("automa-skip", player=s.player, source="deck")  # RULES §13.11
+        draft.note("automa-skip", player=s.player, source="deck")  # the solo rules do not
+        # cover an empty deck: she skips the deploy, and her gain still happens
         return
     where = place_of(card.deploy, her.priorities)
     draft.reveal_from_deck()

@@ -5,7 +5,9 @@ assignment of Orange names and Gray castes laid over a player's cards plus the t
 facts the clauses read (:class:`Facts`); ``me`` is the index of the clause's own card.
 Each function's docstring is the project's own summary of the printed clause.
 
-Words as the rules use them (RULES §9, errata rulings 4, 5, 9):
+Words as the rulebook's scoring section uses them, with the readings of
+:mod:`engine.rulings` (``with_means_other_cards``, ``gray_double_count``,
+``only_with_accepts_gray_extra``) at their defaults:
 
 * "with X" looks at the *other* cards in hand (a card that says it counts itself, or
   "your cards", includes itself);

@@ -289,7 +289,8 @@ def _investor(i: int, table: Table) -> Iterator[Option]:
 
 
 def psychologist_size(seat: Seat) -> int:
-    """Hand size in Psychologist's comparison; Au Toma counts a third (RULES §13.10)."""
+    """Hand size in Psychologist's comparison; Au Toma counts a third (the solo variant's
+    Psychologist rule: her cards divided by 3, rounded down)."""
     return len(seat.hand) // 3 if seat.automa is not None else len(seat.hand)
 
 

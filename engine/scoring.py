@@ -43,7 +43,8 @@ HAND_LIMIT = 7
 EXCESS_PENALTY = 10
 AUTOMA_BASE = 70
 AUTOMA_HAND_LIMIT = 20
-# Au Toma's points per matching / non-matching card by difficulty level (RULES §13.9).
+# Au Toma's points per matching / non-matching card by difficulty level 1-6 (the solo
+# rules' difficulty table; her base of 70 stays the same at every level).
 AUTOMA_RATES = {1: (5, 2), 2: (6, 3), 3: (8, 4), 4: (10, 5), 5: (12, 6), 6: (14, 7)}
 
 
@@ -581,7 +582,7 @@ def _automa_rows(seat: Seat) -> tuple[Row, Row]:
     matching = sum(1 for c in seat.hand if CARDS[c].core % 2 == want)
     other = len(seat.hand) - matching
     cut = max(0, len(seat.hand) - AUTOMA_HAND_LIMIT)
-    drop_other = min(cut, other)  # non-matching cards are discarded first (RULES §13.8)
+    drop_other = min(cut, other)  # her rules discard non-matching cards first
     kept_match, kept_other = matching - (cut - drop_other), other - drop_other
     rate_match, rate_other = AUTOMA_RATES[seat.automa.level]
     lines = [f"{kept_match} matching ({seat.automa.parity}) × {rate_match}, "

@@ -113,7 +113,8 @@ class TurnContext:
     player: int
     deployed_to: Location | None = None
     # Further locations deployed to by an ability (Orion, Modjob, Calliope): like
-    # deployed_to, no gain from them this turn (RULES §3 3a, read literally).
+    # deployed_to, no gain from them this turn (the rulebook's gain step takes from "a
+    # location you did not deploy to this turn", read literally).
     also_deployed_to: frozenset[Location] = frozenset()
     end_requested: bool = False  # "end your turn": skip the gain step
     trades_used: frozenset[str] = frozenset()  # once-per-turn trading abilities used

@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Flask, Response
 
+from device.config import defaults as device_defaults
 from device.service import Service
 from web import api, auth, errors, events, pages
 from web.auth import Limiter
@@ -30,7 +31,8 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_WINDOW": 60.0,  # …within this many seconds
     "CLOCK": None,  # the rate limiter's clock (tests pass a fake one)
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
-    "SSE_MAX_CLIENTS": 40,  # open event streams; each holds a server thread
+    # open event streams, each holding a server thread: the device's [web] max_clients
+    "SSE_MAX_CLIENTS": device_defaults()["web"]["max_clients"],
     "ENGINE_TIMEOUT": 5.0,  # seconds to wait for the engine thread to apply a command
     "PUBLIC_URL": None,  # the address /join encodes; None: worked out from the request
     "MAX_CONTENT_LENGTH": 64 * 1024,

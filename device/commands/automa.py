@@ -3,7 +3,8 @@
     companion automa resolve --state STATE.json --card N [--json]   # what she would do
     companion automa deck [--deck FILE] [--json]                    # her 22 cards, checked
 
-STATE.json (the contract; see DESIGN.md)::
+STATE.json (the contract; docs/automa.md describes every field, and
+examples/au-toma-state.json is one)::
 
     {"priorities": {"A": "mars", "B": "luna", "C": "jupiter", "D": "institute"},
      "locations": {"jupiter": 2, "mars": 0, "luna": 3, "institute": 1},
@@ -40,13 +41,20 @@ DECK_HELP = "her deck file (default: $COMPANION_AUTOMA_DECK, else the shipped de
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("automa", help="Au Toma, the solo opponent: what she does with a card")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    r = actions.add_parser("resolve", help="what Au Toma does with her card N in a state")
-    r.add_argument("--state", required=True, metavar="STATE.json")
+    r = actions.add_parser(
+        "resolve", help="what Au Toma does with her card N in a state",
+        description="What Au Toma does with her card N in the situation STATE.json "
+                    "describes. STATE.json and the --json output: docs/automa.md; an "
+                    "example: examples/au-toma-state.json.")
+    r.add_argument("--state", required=True, metavar="STATE.json",
+                   help="priorities, stack sizes and her tokens (docs/automa.md)")
     r.add_argument("--card", required=True, metavar="N", help="her card's ID, 1 to 22")
     r.add_argument("--json", action="store_true", help="print the outcome as JSON")
     r.add_argument("--deck", metavar="FILE", help=DECK_HELP)
     r.set_defaults(handler=resolve)
-    d = actions.add_parser("deck", help="print and check her 22 cards")
+    d = actions.add_parser("deck", help="print and check her 22 cards",
+                           description="Print and check her 22 cards; the deck file's "
+                                       "format: docs/automa.md.")
     d.add_argument("--deck", metavar="FILE", help=DECK_HELP)
     d.add_argument("--json", action="store_true", help="print the rows as JSON")
     d.set_defaults(handler=show_deck)

@@ -23,10 +23,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cards = sub.add_parser(
         "cards",
         help="enrol a classifier from photos; identify card images",
-        description="The card classifier.",
+        description="The card classifier. Formats: docs/vision.md.",
     )
     csub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
-    enroll = csub.add_parser("enroll", help="build a classifier from your own card photos")
+    enroll = csub.add_parser("enroll", help="build a classifier from your own card photos",
+                             description="Build a classifier from your own card photos "
+                                         "(the folder's layout: docs/vision.md).")
     enroll.add_argument(
         "--images",
         type=Path,
@@ -39,7 +41,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--any-ids", action="store_true", help="accept labels that are not catalogue card ids"
     )
     enroll.set_defaults(handler=run_enroll)
-    ident = csub.add_parser("identify", help="name the card in each image")
+    ident = csub.add_parser("identify", help="name the card in each image",
+                            description="Name the card in each image; --json prints one "
+                                        "object per line (docs/vision.md).")
     ident.add_argument("images", nargs="+", metavar="IMAGE")
     ident.add_argument("--model", type=Path, help="classifier .onnx (default: the installed one)")
     ident.add_argument("--json", action="store_true", help="one JSON object per image")

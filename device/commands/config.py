@@ -9,7 +9,9 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("config", help="show the settings in use")
+    parser = sub.add_parser("config", help="show the settings in use",
+                            description="The settings in use. Every key, its default and "
+                                        "its meaning: docs/config.md.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     show = actions.add_parser("show", help="print the merged settings as TOML")
     show.add_argument("--config", metavar="PATH",

@@ -16,16 +16,22 @@ LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"  # journald adds the time
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = sub.add_parser("run", help="the product on a Raspberry Pi (camera, GPIO, page)")
+    from device.config import defaults
+
+    port = defaults()["web"]["port"]
+    run = sub.add_parser("run", help="the product on a Raspberry Pi (camera, GPIO, page)",
+                         description="The product on a Raspberry Pi: camera, GPIO buttons "
+                                     "and LED, voice, the page. Settings: docs/config.md.")
     _config_option(run)
-    run.add_argument("--port", type=int, help="serve the page on this port")
+    run.add_argument("--port", type=int,
+                     help=f"serve the page on this port (default: [web] port, {port})")
     run.set_defaults(handler=run_command)
 
     demo = sub.add_parser("demo", help="the whole product on this machine, with a "
                           "synthetic table camera and a scripted game against Au Toma")
     _config_option(demo)
     demo.add_argument("--host", default="127.0.0.1", help="address to serve on")
-    demo.add_argument("--port", type=int, help="page port (default 8080)")
+    demo.add_argument("--port", type=int, help=f"page port (default: [web] port, {port})")
     demo.add_argument("--seed", type=int, default=1, help="the scripted game's seed")
     demo.add_argument("--interval", type=float, default=1.5,
                       help="seconds between the script's moves")
@@ -33,7 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo.add_argument("--verbose", action="store_true", help="log every part's messages")
     demo.set_defaults(handler=demo_command)
 
-    doctor = sub.add_parser("doctor", help="check camera, GPIO, model, voice, port and disk")
+    doctor = sub.add_parser("doctor", help="check camera, GPIO, model, voice, port and disk",
+                            description="Check what `companion run` needs and say how to "
+                                        "fix what is missing. Settings: docs/config.md.")
     _config_option(doctor)
     doctor.set_defaults(handler=doctor_command)
 

@@ -3,9 +3,9 @@
     companion replay GAME_DIR [--model FILE.onnx] [--journal FILE] [--oracle] [--json]
 
 Feeds the folder's frames, button presses and phone answers through the same service,
-tracker and vision the device uses (see :mod:`device.recording` for the folder's
-layout), and prints what the companion made of it: the game's events, the questions it
-asked, the final position and, when the game ended, the scores. ``--journal`` writes the
+tracker and vision the device uses (docs/game-folder.md describes the folder), and
+prints what the companion made of it: the game's events, the questions it asked, the
+final position and, when the game ended, the scores. ``--journal`` writes the
 events to a SQLite journal as the device does; ``--oracle`` (scripted folders only) lets
 the game's truth answer what only the table can.
 """
@@ -21,7 +21,10 @@ from device.cli import UsageError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("replay", help="feed a recorded game through the whole pipeline")
+    p = sub.add_parser("replay", help="feed a recorded game through the whole pipeline",
+                       description="Feed a recorded game folder through vision, the tracker "
+                                   "and the engine. The folder's layout and the output: "
+                                   "docs/game-folder.md; an example: examples/game.")
     p.add_argument("game_dir", metavar="GAME_DIR", help="a recorded or scripted game folder")
     p.add_argument("--model", help="card classifier (.onnx); default: the installed one")
     p.add_argument("--journal", metavar="FILE", help="write the events to this journal")

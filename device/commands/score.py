@@ -6,7 +6,7 @@
     companion score game.json --resolve      # resolve end-of-game abilities first
     companion score game.json --ruling gray_double_count=true
 
-GAME.json (the contract; see DESIGN.md)::
+GAME.json (the contract; docs/score.md describes every field)::
 
     {"players": [{"name": "Ann", "house": "mars", "helium": 6, "influence": 9,
                   "fleet": 0, "sovereign": true, "hand": ["judge", "holiday"],
@@ -74,7 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="random seed for --resolve (Psychologist, Online Gambler)")
     p.add_argument("--ruling", action="append", default=[], metavar="NAME=true|false",
-                   help="change a judgement-call setting (see engine/rulings.py)")
+                   help="change a judgement-call setting (listed below)")
     p.set_defaults(handler=run)
 
 
@@ -83,10 +83,11 @@ def _epilog() -> str:
 
     settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {describe(n)}"
                          for n in setting_names())
-    return ("GAME.json follows the contract in DESIGN.md; optional extensions: location "
-            "entries\n{\"card\": id, \"face_down\": true}, \"hacker\": id on a player, "
-            "\"first_player\" and \"deck\"\n(for --resolve). Settings (--ruling), with "
-            f"their defaults:\n{settings}")
+    return ("GAME.json and the --json output are described in docs/score.md; optional "
+            "extensions:\nlocation entries {\"card\": id, \"face_down\": true}, \"hacker\": "
+            "id on a player,\n\"first_player\" and \"deck\" (for --resolve). Example: "
+            "examples/two-player.json.\nSettings (--ruling), with their defaults:\n"
+            f"{settings}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,17 +31,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     table = sub.add_parser(
         "table",
         help="scan table frames; print the marker sheet",
-        description="The camera's view of the table.",
+        description="The camera's view of the table. Formats: docs/vision.md; the "
+                    "markers and the table's geometry: docs/table.md.",
     )
     tsub = table.add_subparsers(dest="table_command", metavar="ACTION", required=True)
-    scan = tsub.add_parser("scan", help="read the four locations in camera frames")
+    scan = tsub.add_parser("scan", help="read the four locations in camera frames",
+                           description="Read the four locations in camera frames; --json "
+                                       "prints one object per frame (docs/vision.md).")
     scan.add_argument("frames", nargs="+", metavar="FRAME", help="image files (BGR/RGB)")
     scan.add_argument("--model", type=Path, help="classifier .onnx (default: the installed one)")
     scan.add_argument("--json", action="store_true", help="one JSON object per frame")
     scan.add_argument("--corners", help="manual play-area corners 'x,y x,y x,y x,y' (TL TR BR BL)")
-    scan.add_argument("--calibration", type=Path, help="calibration JSON (see vision.calibrate)")
+    scan.add_argument("--calibration", type=Path, help="calibration JSON (docs/vision.md)")
     scan.set_defaults(handler=run_scan)
-    marks = tsub.add_parser("markers", help="write the printable ArUco marker sheet")
+    marks = tsub.add_parser("markers", help="write the printable ArUco marker sheet",
+                            description="Write the printable marker sheet: a vector PDF "
+                                        "or a 300 dpi PNG (docs/table.md).")
     marks.add_argument("--out", type=Path, required=True, help="FILE.pdf or FILE.png")
     marks.add_argument("--paper", choices=("a4", "letter"), default="a4")
     marks.set_defaults(handler=run_markers)

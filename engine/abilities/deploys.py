@@ -2,8 +2,8 @@
 
 The second card goes face up on top of its new location and its own ability fires; its
 location then also counts as deployed to this turn, so the single gain step that follows
-may not take from it (RULES §3: "a location you did not deploy to this turn", read
-literally).
+may not take from it (the rulebook's gain step: "a location you did not deploy to this
+turn", read literally).
 """
 
 from __future__ import annotations

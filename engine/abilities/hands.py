@@ -35,7 +35,7 @@ from engine.events import Choose, Event, choose
 from engine.state import Hand
 from engine.steps import Step, answer, step
 
-ROQUE_LOOKS = 6  # against Au Toma: the top 6 cards of her hand (RULES §13.10)
+ROQUE_LOOKS = 6  # against Au Toma: the top 6 cards of her hand (the solo variant's Roque)
 
 
 # --- Aja, Antonia ------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def _arlus_next(draft: Draft, s: Step) -> None:
     if card is not None and asks_as_tracked(draft):
         draft.ask(s.player, Kind.CONFIRM, f"Arlus: which card did {draft.players[q].name} "
                   "show?", [Choose(card)], then)
-    elif card is not None:  # Au Toma shows her bottom card (RULES §13.3)
+    elif card is not None:  # Au Toma gives up her bottom card: the solo rules say so
         _arlus_shown(draft, then, card)
     elif draft.hidden:
         draft.ask(s.player, Kind.CONFIRM, f"Arlus: which card did {draft.players[q].name} show?",

@@ -323,7 +323,8 @@ def _masseuse_from(draft: Draft, s: Step, event: Event) -> None:
 def _masseuse_to(draft: Draft, s: Step, event: Event) -> None:
     source: Location = s.data[0]
     draft.move(source, -1, chosen_location(event))
-    draft.gain_bonus(s.player, source.bonus)  # the card itself says so (RULES §3)
+    draft.gain_bonus(s.player, source.bonus)  # the card grants it: a moved card
+    # otherwise never gives a location bonus
 
 
 @deploy("the-telemanuses")

@@ -712,7 +712,7 @@ def right_of(draft: Draft, player: int) -> int:
 
 
 def trade_used(draft: Draft, card: str) -> bool:
-    """True if this trading ability already fired this turn (RULES §3, §10)."""
+    """True if this trading ability already fired this turn (trades work once per turn)."""
     turn = draft.turn
     return turn is not None and card in turn.trades_used
 

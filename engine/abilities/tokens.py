@@ -97,7 +97,7 @@ def virga(draft: Draft, s: Step) -> None:
 def _fleet_for_all(draft: Draft, s: Step) -> None:
     draft.advance(s.player, 2)
     for q in draft.opponents(s.player):
-        draft.advance(q)  # Au Toma always accepts a free step (RULES §13.3)
+        draft.advance(q)  # the solo rules: she accepts whatever an ability offers her free
 
 
 # --- "if deployed on …" ---------------------------------------------------------------------
@@ -266,7 +266,8 @@ def _red(card: str) -> bool:
 
 
 def _eo_automa(draft: Draft, s: Step, q: int, rest: tuple[int, ...]) -> None:
-    """Au Toma has a Red if one is among the top 6 cards of her hand (RULES §13.10)."""
+    """Au Toma has a Red if one is among the top 6 cards of her hand (the solo variant's Eo
+    rule)."""
     hand = draft.hand(q)
     if hand.unknown or asks_as_tracked(draft):
         red = any(_red(c) for c in hand.known[-6:])
@@ -338,7 +339,7 @@ def _diplomat_self(draft: Draft, s: Step, event: Event) -> None:
 def _diplomat_seat(draft: Draft, s: Step, event: Event) -> None:
     q = chosen_seat(event)
     if draft.players[q].automa:
-        draft.place_influence(q)  # Au Toma always accepts (RULES §13.3)
+        draft.place_influence(q)  # the solo rules: she accepts what is offered free
         return
     name = draft.players[q].name
     draft.ask(q, Kind.CHOOSE, f"{name}: place 1 Influence?", (PLACE, DECLINE),
@@ -387,7 +388,8 @@ _FACE_BONUS = {Face.HELIUM: Bonus.HELIUM, Face.FLEET: Bonus.FLEET,
 
 
 def _automa_can_take(draft: Draft, q: int, bonus: Bonus) -> bool:
-    """Au Toma treats 10 Helium as a cap, like 10 Fleet and 10 Influence (RULES §13.7)."""
+    """Au Toma treats 10 Helium as a cap, like 10 Fleet and 10 Influence (her 10-cap
+    substitution rule)."""
     p = draft.players[q]
     if bonus is Bonus.HELIUM:
         return p.helium < 10
@@ -397,7 +399,8 @@ def _automa_can_take(draft: Draft, q: int, bonus: Bonus) -> bool:
 
 
 def _auctioneer_roll(draft: Draft, then: Step) -> None:
-    """Against Au Toma: roll until a bonus she can take comes up (RULES §13.10)."""
+    """Against Au Toma: roll until a bonus she can take comes up (the solo variant's
+    Auctioneer rule)."""
     q = then.data[0]
     if any(_automa_can_take(draft, q, b) for b in _FACE_BONUS.values()):
         draft.ask(None, Kind.ROLL, "Auctioneer: roll the Rising die for Au Toma", ROLLS, then)

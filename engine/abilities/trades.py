@@ -1,6 +1,7 @@
 """Abilities that trade one of your resources for another, and Loan Shark's borrowed turn.
 
-A trading ability fires at most once per turn (RULES §3, §10), recorded in
+A trading ability fires at most once per turn, even when chained deploys would fire
+it again (the rulebook says so of Sponsor, Stock Broker and the like), recorded in
 ``TurnContext.trades_used``. The trades are the abilities where you give up something
 of yours (Fleet, Helium, Influence, a hand card) to get something else.
 """

@@ -11,7 +11,7 @@ import pytest
 
 from device.cli import main
 
-EXAMPLE = {  # DESIGN.md's example state
+EXAMPLE = {  # docs/automa.md's example state
     "priorities": {"A": "mars", "B": "luna", "C": "jupiter", "D": "institute"},
     "locations": {"jupiter": 2, "mars": 0, "luna": 3, "institute": 1},
     "automa": {"helium": 3, "influence": 10, "fleet": 4, "sovereign": False},
@@ -36,7 +36,7 @@ def resolve_json(tmp_path: Path, capsys: pytest.CaptureFixture[str], card: int,
 @pytest.mark.parametrize(
     ("card", "expected"),
     [
-        # Worked by hand for DESIGN.md's example (see tests/engine/test_automa.py).
+        # Worked by hand for docs/automa.md's example (see tests/engine/test_automa.py).
         (1, {"deploy": "mars", "gain": "mars", "bonus": ["helium"],
              "banish_top_of_deck": False}),
         (2, {"deploy": "jupiter", "gain": "luna", "bonus": ["sovereign", "fleet"],

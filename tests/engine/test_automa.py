@@ -38,7 +38,7 @@ J, M, L, I = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE 
 HELIUM, FLEET, INFLUENCE, SOVEREIGN = Bonus.HELIUM, Bonus.FLEET, Bonus.INFLUENCE, Bonus.SOVEREIGN
 HER = 1  # her seat in the positions below
 PRIORITIES = (M, L, J, I)  # A on Mars, B on Luna, C on Jupiter, D on The Institute
-# DESIGN.md's example: Jupiter 2 cards, Mars none, Luna 3, The Institute 1.
+# docs/automa.md's example: Jupiter 2 cards, Mars none, Luna 3, The Institute 1.
 STACKS = (("pelus", "virga"), (), ("orion", "the-pax", "sevro"), ("darrow",))
 
 
@@ -116,7 +116,7 @@ def her_turn(state: GameState) -> GameState:
 
 
 def scenario(card: int, helium: int = 3, influence: int = 10, fleet: int = 4) -> GameState:
-    """DESIGN.md's example position with her next card ``card``; Ann's turn is pending."""
+    """docs/automa.md's example position with her next card ``card``; Ann's turn is pending."""
     state = Game(solo(cards=(card,))).state
     return with_tokens(state, helium, influence, fleet)
 
@@ -402,7 +402,8 @@ def test_bad_priorities_are_refused(value: object, message: str) -> None:
 
 
 def test_with_the_deck_empty_she_skips_deploy_and_banish() -> None:
-    # RULES §13.11: a step she cannot do is skipped; her gain still happens.
+    # The solo rules do not settle an empty deck: the step she cannot do is skipped and
+    # her gain still happens.
     where = Situation(PRIORITIES, (2, 0, 3, 1), deck_count=0)
     done = outcome(where, default_deck()[2])  # card 3: deploy A, gain A, banish
     assert (done.deploy, done.gain, done.banish) == (None, J, False)  # Mars empty: left

@@ -159,7 +159,7 @@ def test_reshuffle_shuffles_everything_including_the_set_aside_cards() -> None:
 
 
 def test_instructions_for_a_card() -> None:
-    state = Game(solo()).state  # DESIGN.md's example board; nobody holds the Sovereign
+    state = Game(solo()).state  # docs/automa.md's example board; nobody holds the Sovereign
     steps = instructions(state, 2)
     assert [s.text for s in steps] == [
         "Au Toma plays card 2",
