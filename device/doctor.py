@@ -21,7 +21,14 @@ from typing import Any
 
 from device import config as settings
 from device.config import Config
-from device.journal import RECOVERY_COLUMNS, describe_holder, holder, integrity_report, is_damage
+from device.journal import (
+    RECOVERY_COLUMNS,
+    describe_holder,
+    holder,
+    integrity_report,
+    is_damage,
+    quick_check,
+)
 from device.recovery import kept_aside
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -231,9 +238,11 @@ def _journal_problem(path: Path) -> str:
         return ""
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            rows = db.execute("PRAGMA quick_check").fetchall()
+            rows = quick_check(db)
     except sqlite3.Error as exc:
         return str(exc) if is_damage(exc) else ""
+    except UnicodeDecodeError:  # SQLite's message quotes the damaged bytes
+        return "database disk image is malformed"
     return "" if rows == [("ok",)] else integrity_report(rows)
 
 

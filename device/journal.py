@@ -14,6 +14,7 @@ from what is still readable. One companion at a time holds a :class:`JournalLock
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -94,10 +95,10 @@ class Journal:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            check(self.path)  # before any connection that may write: damage is kept as found
         # The engine thread writes; the main thread reads at start: one lock, one connection.
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
-        self._check()  # before any write: a damaged file is kept as it is
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         # Zeroes what an undo deletes, so a salvage can never bring back an undone event.
@@ -105,20 +106,6 @@ class Journal:
         self._db.executescript(SCHEMA)
         self.game_id, self._over = self._current()
         self._length = self._count(self.game_id)
-
-    def _check(self) -> None:
-        """Raise :class:`JournalDamaged` (connection closed) unless the file is sound."""
-        try:
-            rows = self._db.execute("PRAGMA quick_check").fetchall()
-            problem = "" if rows == [("ok",)] else integrity_report(rows)
-        except sqlite3.DatabaseError as exc:
-            if not is_damage(exc):
-                self._db.close()
-                raise
-            problem = str(exc)
-        if problem:
-            self._db.close()
-            raise JournalDamaged(self.path, problem)
 
     def close(self) -> None:
         with self._lock:
@@ -325,9 +312,42 @@ def is_damage(exc: sqlite3.Error) -> bool:
     return code is not None and code & 0xFF in _DAMAGE_CODES
 
 
+def check(path: Path) -> None:
+    """Raise :class:`JournalDamaged` unless the file at ``path`` is sound (or absent).
+
+    The check reads through a read-only connection: a read-write one, closing, would
+    fold the write-ahead log into the damaged file and delete the log.
+
+    :raises sqlite3.Error: when the file cannot be read for another reason.
+    """
+    if not path.exists():
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            rows = quick_check(db)
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            raise
+        raise JournalDamaged(path, str(exc)) from None
+    except UnicodeDecodeError:  # SQLite's own message quotes the damaged bytes
+        raise JournalDamaged(path, "database disk image is malformed") from None
+    if rows != [("ok",)]:
+        raise JournalDamaged(path, integrity_report(rows))
+
+
+def quick_check(db: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """SQLite's ``quick_check`` rows (its report quotes damaged bytes: never a decode error)."""
+    db.text_factory = lambda raw: raw.decode("utf-8", "replace")
+    try:
+        return db.execute("PRAGMA quick_check").fetchall()
+    finally:
+        db.text_factory = str
+
+
 def integrity_report(rows: list[tuple[Any, ...]], keep: int = 2) -> str:
     """SQLite's integrity report (one finding per line) as one short line."""
-    lines = [line for row in rows for line in str(row[0]).splitlines() if line.strip()]
+    lines = [line for row in rows for line in str(row[0]).splitlines()
+             if line.strip() and not line.startswith("***")]  # "*** in database main ***"
     more = f" (and {len(lines) - keep} more)" if len(lines) > keep else ""
     return "; ".join(lines[:keep]) + more
 

@@ -30,6 +30,7 @@ from typing import Any
 from device.journal import RECOVERY_COLUMNS, SCHEMA, Journal, JournalDamaged
 from device.salvage import GAME_COLUMNS, GameRow, Salvaged, salvage
 from engine.events import Setup, from_dict
+from engine.game import Game
 
 log = logging.getLogger("companion.journal")
 
@@ -77,7 +78,8 @@ def recover(path: Path, problem: str) -> Recovery:
     """Keep the damaged journal at ``path`` aside and put a fresh one in its place."""
     found = salvage(path)
     games, note = plan(found)
-    made = Recovery(_aside(path), problem, len(games), len(found.events), note)
+    recovered = len(set(found.games) | {g for g, _ in found.events})
+    made = Recovery(_aside(path), problem, recovered, len(found.events), note)
     building = _sibling(path, ".recovering")
     _write(building, games, found, made)
     os.replace(building, _sibling(path, ".recovered"))
@@ -113,23 +115,42 @@ def _swap(path: Path, kept: Path) -> None:
 
 
 def plan(found: Salvaged) -> tuple[list[GameRow], str]:
-    """The recovered games to store (orphan events get a game), and the note on the game
-    in play: resumed when its log has no gap, else set aside as abandoned."""
+    """The games to store (events whose game row was lost get one), and a note.
+
+    The latest game not abandoned is resumed when its log has no gap and replays to
+    where its row says it was (in play, or over). Otherwise a game in play is set aside
+    as abandoned, an archived finished game keeps its final scores, and a fresh empty
+    game becomes the current one (the page offers a new game).
+    """
     games = dict(found.games)
     for game in sorted({g for g, _ in found.events} - set(games)):
         games[game] = _orphan(game, found)
     current = max((g for g, row in games.items() if row[3] != "abandoned"), default=None)
-    if current is None or games[current][3] != "playing":
+    if current is None or _resumable(current, games[current][3], found):
         return [games[g] for g in sorted(games)], ""
-    seqs = sorted(s for g, s in found.events if g == current)
-    if seqs == list(range(len(seqs))):
-        return [games[g] for g in sorted(games)], ""
-    row = list(games[current])
-    row[2:4] = [_now(), "abandoned"]
-    games[current] = tuple(row)
-    note = (f"game {current} could not be resumed ({len(seqs)} of its events were "
-            "readable, with gaps) and is kept in the archive")
+    readable = sum(1 for g, _ in found.events if g == current)
+    if games[current][3] == "playing":
+        row = list(games[current])
+        row[2:4] = [_now(), "abandoned"]
+        games[current] = tuple(row)
+        note = (f"game {current} could not be resumed (only {readable} of its events could "
+                "be read) and is kept in the archive")
+    else:
+        note = f"finished game {current} keeps its scores; {readable} of its events were read"
+    fresh = max(games) + 1
+    games[fresh] = (fresh, _now(), None, "playing", "[]", None, None)
     return [games[g] for g in sorted(games)], note
+
+
+def _resumable(game: int, status: str, found: Salvaged) -> bool:
+    seqs = sorted(s for g, s in found.events if g == game)
+    if seqs != list(range(len(seqs))):
+        return False
+    try:
+        replayed = Game.replay(from_dict(json.loads(found.events[(game, s)])) for s in seqs)
+    except Exception:  # any rule the log breaks: not the game it was
+        return False
+    return replayed.is_over == (status == "over")
 
 
 def _orphan(game: int, found: Salvaged) -> GameRow:

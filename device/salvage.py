@@ -87,6 +87,7 @@ def read_sql(path: Path, wal: Path) -> Salvaged:
             db = sqlite3.connect(copy, isolation_level=None)
         except (OSError, sqlite3.Error):
             return found
+        db.text_factory = _text
         with contextlib.closing(db):
             for row in _rows(db, f"SELECT {', '.join(GAME_COLUMNS)} FROM games ORDER BY id"):
                 if is_game(row):
@@ -104,8 +105,16 @@ def _rows(db: sqlite3.Connection, query: str) -> Iterator[tuple[Any, ...]]:
     """The query's rows until SQLite reports an error (a damaged page ends the scan)."""
     try:
         yield from db.execute(query)
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):  # the message may quote damaged bytes
         return
+
+
+def _text(raw: bytes) -> str | None:
+    """Text as stored; None for damaged bytes (that row is skipped, the scan goes on)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 # ---- 2. the pages themselves -------------------------------------------------------
