@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import io
 import os
-import selectors
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from journalkit import NOT_SQLITE, build, damage, truncated
+from runkit import companion_run, read_until, stop
 
 from device import config as settings
 from device.appliance import Appliance, StartError
@@ -22,8 +20,6 @@ from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, SPOKEN
 from device.voice import sentences
 from web.document import Documents
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def quiet_config(journal: Path, camera: Path) -> settings.Config:
@@ -95,40 +91,6 @@ def test_a_recovered_journal_is_said_on_the_page_by_voice_and_on_the_console(
 
 
 # ---- real processes ------------------------------------------------------------------
-
-def companion_run(tmp_path: Path, journal: Path) -> subprocess.Popen[str]:
-    config = tmp_path / "companion.toml"
-    config.write_text(
-        f'[camera]\nsource = "replay"\ndevice = "{tmp_path / "no-frames"}"\n'
-        '[buttons]\nenabled = false\n[led]\nenabled = false\n[voice]\nenabled = false\n'
-        f'[web]\nhost = "127.0.0.1"\nport = 0\n[journal]\npath = "{journal}"\n')
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
-    return subprocess.Popen([sys.executable, "-m", "device.cli", "run", "--config", str(config)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=ROOT)
-
-
-def read_until(process: subprocess.Popen[str], text: str, timeout: float = 60) -> list[str]:
-    """Stdout lines up to the first containing ``text`` (fails after ``timeout``)."""
-    assert process.stdout is not None
-    lines: list[str] = []
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        while not lines or text not in lines[-1]:
-            left = deadline - time.monotonic()
-            assert left > 0 and selector.select(left), f"no {text!r} after {lines}"
-            line = process.stdout.readline()
-            assert line, f"the companion exited: {lines} {process.stderr.read()}"  # type: ignore[union-attr]
-            lines.append(line)
-    return lines
-
-
-def stop(process: subprocess.Popen[str], how: int = signal.SIGTERM) -> int:
-    process.send_signal(how)
-    process.communicate(timeout=30)
-    return process.returncode
-
 
 @pytest.mark.slow
 def test_two_companions_on_one_journal_the_second_refused_until_the_first_is_killed(
