@@ -28,6 +28,7 @@ from device.journal import (
     integrity_report,
     is_damage,
     quick_check,
+    read_only,
 )
 from device.recovery import kept_aside
 
@@ -237,7 +238,7 @@ def _journal_problem(path: Path) -> str:
     if not path.exists():
         return ""
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with contextlib.closing(read_only(path)) as db:
             rows = quick_check(db)
     except sqlite3.Error as exc:
         return str(exc) if is_damage(exc) else ""
@@ -264,7 +265,7 @@ def _recovered(path: Path, kept: list[Path]) -> str:
 
 def _recoveries(path: Path) -> list[dict[str, Any]]:
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with contextlib.closing(read_only(path)) as db:
             rows = db.execute(f"SELECT {', '.join(RECOVERY_COLUMNS)} FROM recoveries").fetchall()
     except sqlite3.Error:
         return []

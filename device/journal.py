@@ -323,7 +323,7 @@ def check(path: Path) -> None:
     if not path.exists():
         return
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with contextlib.closing(read_only(path)) as db:
             rows = quick_check(db)
     except sqlite3.DatabaseError as exc:
         if not is_damage(exc):
@@ -333,6 +333,11 @@ def check(path: Path) -> None:
         raise JournalDamaged(path, "database disk image is malformed") from None
     if rows != [("ok",)]:
         raise JournalDamaged(path, integrity_report(rows))
+
+
+def read_only(path: Path) -> sqlite3.Connection:
+    """A connection that can never write to (or checkpoint into) the file at ``path``."""
+    return sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
 
 
 def quick_check(db: sqlite3.Connection) -> list[tuple[Any, ...]]:

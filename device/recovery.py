@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from device.journal import RECOVERY_COLUMNS, SCHEMA, Journal, JournalDamaged
+from device.journal import RECOVERY_COLUMNS, SCHEMA, Journal, JournalDamaged, read_only
 from device.salvage import GAME_COLUMNS, GameRow, Salvaged, salvage
 from engine.events import Setup, from_dict
 from engine.game import Game
@@ -193,7 +193,7 @@ def _valid_recoveries(found: Salvaged) -> list[tuple[Any, ...]]:
 
 def _last_recovery(path: Path) -> Recovery | None:
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = read_only(path)
         try:
             row = db.execute(f"SELECT {', '.join(RECOVERY_COLUMNS)} FROM recoveries "
                              "ORDER BY id DESC LIMIT 1").fetchone()

@@ -50,7 +50,7 @@ def build(path: Path, games: int = 4, seed: int = 1, last: int = 60) -> None:
 def rows(path: Path) -> Rows:
     """The games and events SQLite reads from a journal (damaged text comes back as it is
     stored, undecodable bytes escaped, so it simply differs from the truth)."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
     db.text_factory = lambda raw: raw.decode("utf-8", "surrogateescape")
     try:
         games = {r[0]: tuple(r) for r in db.execute(GAME_QUERY)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import signal
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from device import config as settings
 from device.appliance import Appliance, StartError
 from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, SPOKEN
+from device.service import Update
 from device.voice import sentences
 from web.document import Documents
 
@@ -74,20 +76,40 @@ def recovered(tmp_path: Path) -> Iterator[Appliance]:
 def test_a_recovered_journal_is_said_on_the_page_by_voice_and_on_the_console(
         recovered: Appliance) -> None:
     assert recovered.recovery is not None
-    sub = recovered.service.subscribe(last_seq=0)
-    deadline = time.monotonic() + 10
-    update = None
-    while time.monotonic() < deadline:
-        update = sub.get(timeout=1)
-        if update is not None and update.kind == JOURNAL_NOTICE:
-            break
-    assert update is not None and update.kind == JOURNAL_NOTICE
+    update = next_notice(recovered)
     assert recovered.recovery.kept.name in update.message
     assert Documents(recovered.service).build(update)["notice"] == update.message
     assert sentences(update, None) == [SPOKEN]
     console = recovered.out.getvalue()  # type: ignore[attr-defined]
     assert "journal: the journal was damaged" in console
     assert recovered.recovery.kept.name in console
+
+
+def test_a_saved_game_that_cannot_be_rebuilt_is_said_on_the_page(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    build(journal, games=1, last=10)
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE events SET event = '{\"type\": \"Nonsense\"}' WHERE seq = 3")
+    db.close()
+    appliance = Appliance(quiet_config(journal, tmp_path / "no-frames"), out=io.StringIO())
+    appliance.start()
+    try:
+        update = next_notice(appliance)
+    finally:
+        appliance.stop()
+    assert appliance.recovery is None  # SQLite finds the file sound: it is kept in use
+    assert "could not rebuild the saved game" in update.message
+
+
+def next_notice(appliance: Appliance) -> Update:
+    """The journal notice the appliance publishes at start (fails after 10 s)."""
+    sub = appliance.service.subscribe(last_seq=0)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        update = sub.get(timeout=1)
+        if update is not None and update.kind == JOURNAL_NOTICE:
+            return update
+    raise AssertionError("no journal notice")
 
 
 # ---- real processes ------------------------------------------------------------------
