@@ -156,11 +156,12 @@ def _resumable(game: int, status: str, found: Salvaged) -> bool:
 def _orphan(game: int, found: Salvaged) -> GameRow:
     """A games row for events whose own row was lost (players from its Setup, if read)."""
     names: list[str] = []
-    first = found.events.get((game, 0))
-    if first is not None:
-        event = from_dict(json.loads(first))
+    try:
+        event = from_dict(json.loads(found.events[(game, 0)]))
         if isinstance(event, Setup):
             names = [seat.name for seat in event.seats]
+    except (KeyError, ValueError):  # its Setup was lost or damaged too: names unknown
+        pass
     return (game, "", None, "abandoned", json.dumps(names), None, None)
 
 

@@ -11,8 +11,8 @@ Two readers, the second filling in what the first cannot reach:
    Freelist pages are skipped: they hold deleted rows (the journal also zeroes them,
    ``secure_delete``).
 
-A row is kept only if it has the journal's shape and, for an event, the engine reads
-it back; a key found with two different values on the pages is dropped (unless SQLite
+A row is kept only if it has the journal's shape (an event: a JSON object naming an
+event type); a key found with two different values on the pages is dropped (unless SQLite
 itself read it). Format reference: https://www.sqlite.org/fileformat2.html
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from device.journal import RECOVERY_COLUMNS
-from engine.events import from_dict
+from engine.events import EVENT_TYPES
 
 STATUSES = ("playing", "over", "abandoned")
 GAME_COLUMNS = ("id", "started", "finished", "status", "players", "final", "scores")
@@ -388,11 +388,13 @@ def _is_json(text: Any) -> bool:
 
 
 def is_event(text: Any) -> bool:
-    """An event the engine reads back."""
-    if not isinstance(text, str):
+    """A JSON object naming one of the engine's events (the game that is resumed is
+    replayed in full before it is: :func:`device.recovery.plan`)."""
+    if not isinstance(text, str) or not text.startswith("{"):
         return False
     try:
-        from_dict(json.loads(text))
-    except (ValueError, TypeError, RecursionError):
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         return False
-    return True
+    return isinstance(data, dict) and isinstance(data.get("type"), str) \
+        and data["type"] in EVENT_TYPES

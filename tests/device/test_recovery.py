@@ -267,3 +267,10 @@ def test_a_finished_game_missing_its_end_keeps_its_scores() -> None:
 def test_events_whose_game_row_was_lost_get_an_abandoned_game() -> None:
     games, _ = plan(_found({1: "over"}, {3: _log(4)}, missing=((3, 0),)))
     assert {g[0]: g[3] for g in games}[3] == "abandoned"
+
+
+def test_a_log_that_does_not_replay_is_not_resumed() -> None:
+    log = _log(12)
+    log[4] = json.dumps({"type": "Setup"})  # names an event, but not one the engine reads
+    games, note = plan(_found({1: "playing"}, {1: log}))
+    assert [g[3] for g in games] == ["abandoned", "playing"] and "game 1" in note
