@@ -1,19 +1,18 @@
 """Salvage: every game and event still readable from a damaged journal file.
 
-Two readers, the second filling in what the first cannot reach:
+The file's pages are read directly in the SQLite file format (b-tree pages, cells,
+records, overflow chains; the write-ahead log's committed pages laid over them), page
+by page and cell by cell, skipping whatever does not parse. This reaches the rows below
+a damaged interior page and the cells beside a damaged one, which SQLite cannot, and
+never takes a damaged row for a good one: every record must parse to exactly its stated
+length. SQLite itself is not asked for the rows: on a damaged page it can return a row
+without an error and with a column read wrongly (the tests caught a game's scores read
+as NULL). It only reads the short history of earlier recoveries, from a copy.
 
-1. SQLite itself, table by table and row by row (on a copy, so the damaged file is
-   never written), keeping every row it reads before an error stops it;
-2. the file's pages, read directly in the SQLite file format (b-tree pages, cells,
-   records; the write-ahead log's committed pages laid over them), page by page and
-   cell by cell, skipping whatever does not parse. This reaches the rows below a
-   damaged interior page and the cells beside a damaged one, which SQLite cannot.
-   Freelist pages are skipped: they hold deleted rows (the journal also zeroes them,
-   ``secure_delete``).
-
-A row is kept only if it has the journal's shape (an event: a JSON object naming an
-event type); a key found with two different values on the pages is dropped (unless SQLite
-itself read it). Format reference: https://www.sqlite.org/fileformat2.html
+Freelist pages are skipped: they hold deleted rows (the journal also zeroes them,
+``secure_delete``). A row is kept only if it has the journal's shape (an event: a JSON
+object naming an event type); a key found with two different values is dropped.
+Format reference: https://www.sqlite.org/fileformat2.html
 """
 
 from __future__ import annotations
@@ -52,12 +51,8 @@ class Salvaged:
 def salvage(path: Path) -> Salvaged:
     """Every readable game and event of the journal at ``path`` (and its ``-wal``)."""
     wal = path.with_name(path.name + "-wal")
-    found = Salvaged()
-    _merge(found, read_pages(_bytes(path), _bytes(wal)))
-    by_sql = read_sql(path, wal)
-    found.games.update(by_sql.games)  # SQLite follows the live tree: it wins
-    found.events.update(by_sql.events)
-    found.recoveries = by_sql.recoveries
+    found = read_pages(_bytes(path), _bytes(wal))
+    found.recoveries = read_recoveries(path, wal)
     return found
 
 
@@ -68,16 +63,8 @@ def _bytes(path: Path) -> bytes:
         return b""
 
 
-def _merge(into: Salvaged, pages: Salvaged) -> None:
-    into.games.update(pages.games)
-    into.events.update(pages.events)
-
-
-# ---- 1. SQLite, row by row ----------------------------------------------------------
-
-def read_sql(path: Path, wal: Path) -> Salvaged:
-    """The rows SQLite reads from a copy of the file, up to the first error per table."""
-    found = Salvaged()
+def read_recoveries(path: Path, wal: Path) -> list[tuple[Any, ...]]:
+    """The earlier recoveries SQLite reads from a copy of the file (the history goes on)."""
     with tempfile.TemporaryDirectory(prefix="companion-salvage-") as tmp:
         copy = Path(tmp) / "journal.sqlite3"
         try:
@@ -86,19 +73,11 @@ def read_sql(path: Path, wal: Path) -> Salvaged:
                 shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
             db = sqlite3.connect(copy, isolation_level=None)
         except (OSError, sqlite3.Error):
-            return found
+            return []
         db.text_factory = _text
         with contextlib.closing(db):
-            for row in _rows(db, f"SELECT {', '.join(GAME_COLUMNS)} FROM games ORDER BY id"):
-                if is_game(row):
-                    found.games[row[0]] = row
-            for game, seq, text in _rows(db, "SELECT game, seq, event FROM events "
-                                             "ORDER BY game, seq"):
-                if isinstance(game, int) and isinstance(seq, int) and is_event(text):
-                    found.events[(game, seq)] = text
-            found.recoveries = list(_rows(db, f"SELECT {', '.join(RECOVERY_COLUMNS)} "
-                                              "FROM recoveries ORDER BY id"))
-    return found
+            return list(_rows(db, f"SELECT {', '.join(RECOVERY_COLUMNS)} FROM recoveries "
+                                  "ORDER BY id"))
 
 
 def _rows(db: sqlite3.Connection, query: str) -> Iterator[tuple[Any, ...]]:
@@ -117,7 +96,7 @@ def _text(raw: bytes) -> str | None:
         return None
 
 
-# ---- 2. the pages themselves -------------------------------------------------------
+# ---- the pages -----------------------------------------------------------------------
 
 def read_pages(main: bytes, wal: bytes) -> Salvaged:
     """The journal rows in every b-tree page of the file that can be parsed."""

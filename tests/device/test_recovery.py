@@ -65,6 +65,10 @@ def assert_nothing_readable_lost(got: Rows, want: Rows, truth: Rows) -> None:
     assert all(events.get(key) == text for key, text in want[1].items())
     assert all(truth[1].get(key) == text for key, text in events.items()), \
         "a recovered event differs from what was written"
+    differ = [(row, truth[0][key]) for key, row in games.items()  # "": stands in for a lost row
+              if key in truth[0] and row[1] != "" and
+              row[:2] + row[4:] != truth[0][key][:2] + truth[0][key][4:]]
+    assert not differ, f"a recovered game differs from what was written: {differ}"
 
 
 @pytest.mark.parametrize("how", DAMAGES, ids=lambda d: d.name)
