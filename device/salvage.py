@@ -103,7 +103,7 @@ def read_pages(main: bytes, wal: bytes) -> Salvaged:
     size = _page_size(main, wal)
     pages = _split(main, size)
     pages.update(wal_pages(wal, size))
-    usable = size - (pages[1][20] if 1 in pages and pages[1].startswith(_MAGIC) else 0)
+    usable = size - _reserved(pages.get(1, b""))
     skip = freelist(pages, usable)
     found, seen = Salvaged(), _Seen()
     for number in sorted(set(pages) - skip):
@@ -151,6 +151,14 @@ def _page_size(main: bytes, wal: bytes) -> int:
     if len(wal) >= 32 and struct.unpack_from(">I", wal, 0)[0] in _WAL_MAGIC:
         candidates.append(struct.unpack_from(">I", wal, 8)[0])
     return next((c for c in candidates if _is_page_size(c)), 4096)
+
+
+def _reserved(first: bytes) -> int:
+    """Bytes reserved at each page's end (0 for the journal), trusted only from a header
+    whose fixed bytes (payload fractions 64, 32, 32) show it is not damaged there."""
+    if first.startswith(_MAGIC) and first[21:24] == b"\x40\x20\x20":
+        return first[20]
+    return 0
 
 
 def _is_page_size(value: int) -> bool:
@@ -251,20 +259,24 @@ def _cell(pages: dict[int, bytes], page: bytes, kind: int, offset: int,
 def _payload(pages: dict[int, bytes], page: bytes, at: int, size: int, usable: int, *,
              table: bool) -> bytes:
     """A cell's payload, following its overflow chain when it spills off the page."""
+    if size > usable * len(pages):
+        raise ValueError("a payload larger than the file")  # a damaged size
     local = local_size(size, usable, table=table)
     if local == size:
         data = page[at:at + size]
     else:
-        data = page[at:at + local]
+        parts, got = [page[at:at + local]], local
         following = struct.unpack_from(">I", page, at + local)[0]
         visited: set[int] = set()
-        while len(data) < size:
+        while got < size:
             if following not in pages or following in visited:
                 raise ValueError("broken overflow chain")
             visited.add(following)
             over = pages[following]
-            data += over[4:usable][:size - len(data)]
+            parts.append(over[4:usable][:size - got])
+            got += len(parts[-1])
             following = struct.unpack_from(">I", over, 0)[0]
+        data = b"".join(parts)
     if len(data) != size:
         raise ValueError("cell runs off the page")
     return data
