@@ -32,7 +32,8 @@ from device.capture import CaptureLoop, VisionPipeline
 from device.config import Config
 from device.controls import KEYS, LABELS
 from device.hands import HandReader
-from device.journal import Journal
+from device.journal import JournalBusy, JournalLock
+from device.recovery import JOURNAL_NOTICE, Recovery, open_journal
 from device.service import CameraChanges, HandSeen, Notice, Press, Service
 from device.watchdog import Notifier, Watchdog, watchdog_interval
 from engine.endgame import hand_wanted
@@ -69,6 +70,8 @@ class Appliance:
         self.hands = self._hand_reader()
         self.server: Any = None
         self.player: Any = None
+        self.journal_lock: JournalLock
+        self.recovery: Recovery | None = None  # set when a damaged journal was replaced
 
     # --- start ----------------------------------------------------------------------
 
@@ -85,15 +88,19 @@ class Appliance:
         self._start_watchdog()
         if self.player is not None:
             self.player.start()
+        self._announce_journal()
         self.notifier.ready(f"serving {self.url}")
 
     def _start_service(self) -> None:
         path = self._journal_path()
+        self._lock_journal(path)
         try:
-            journal = Journal(path)
-        except Exception as exc:
+            journal, self.recovery = open_journal(path)
+        except Exception as exc:  # unreadable, not damaged: recovery cannot help
             raise StartError(f"cannot open the journal {path}: {exc}") from exc
         self._closers.append(journal.close)
+        if self.recovery is not None:
+            self._say(f"journal: {self.recovery.message}")
         self.service = Service(rng=random.Random(self.seed), journal=journal)
         if not self.demo:  # the demo plays its scripted game itself
             from device.tracking import TableTracking
@@ -105,6 +112,24 @@ class Appliance:
             self._say(f"journal: {self.service.restored}")
         if self.demo:
             self._say("demo: a scripted game against Au Toma on a synthetic table camera")
+
+    def _lock_journal(self, path: Path) -> None:
+        """One companion per journal: a second one stops here, naming the first."""
+        try:
+            self.journal_lock = JournalLock(path)
+        except JournalBusy as exc:
+            raise StartError(str(exc)) from None
+        except OSError as exc:
+            raise StartError(f"cannot lock the journal {path}: {exc.strerror}") from exc
+        self._closers.append(self.journal_lock.release)
+
+    def _announce_journal(self) -> None:
+        """Say on the page and by voice that the journal was recovered (or a game lost)."""
+        if self.recovery is not None:
+            self.service.submit(Notice(JOURNAL_NOTICE, self.recovery.message, source="journal"))
+        elif self.service.restored.startswith("could not"):
+            self.service.submit(Notice(JOURNAL_NOTICE, f"journal: {self.service.restored}",
+                                       source="journal"))
 
     def _journal_path(self) -> Path:
         if self.demo:  # the demo never touches a real game's journal
@@ -159,6 +184,7 @@ class Appliance:
         self.server = Server(app, web.host, web.port).start()
         self._closers.append(self.server.stop)
         port = int(self.server.url.rsplit(":", 1)[1])  # the real one when [web] port = 0
+        self.journal_lock.note(port)  # so a second companion's refusal names the page
         self.url = f"http://{'127.0.0.1' if web.host in ('0.0.0.0', '') else web.host}:{port}"
         where = self.url
         if web.host in ("0.0.0.0", ""):  # phones on the table's network use the Pi's name

@@ -11,6 +11,7 @@ typo fails at start with a message naming the file and the key, never mid-game.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from device.inputs import InputError, brief, check_tree, clip, read_text, show
 
 SYSTEM_PATH = Path("/etc/companion/config.toml")
 SOURCES = ("picamera", "opencv", "replay", "synthetic")
@@ -120,24 +123,35 @@ def load(path: str | Path | None = None, *, system: Path | bool | None = True,
 
 def _read(file: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(file.read_text(encoding="utf-8"))
+        text = read_text(file, "settings file")
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{file}: not valid TOML: {exc}") from exc
-    except OSError as exc:
-        raise ConfigError(f"{file}: cannot read: {exc.strerror}") from exc
+        raise ConfigError(f"{show(file)}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{show(file)}: not valid TOML: nested too deeply") from None
+    except ValueError as exc:  # a number too long to convert
+        raise ConfigError(f"{show(file)}: not valid TOML: {clip(str(exc), 120)}") from None
+    try:
+        check_tree(data, show(file), max_depth=6)  # [table] key = [[x, y], ...] needs 5
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    return data
 
 
 def _merge(into: dict[str, dict[str, Any]], new: Mapping[str, Any], origin: str) -> None:
     """Copy ``new`` over ``into`` key by key, checking names and types against it."""
     for table, values in new.items():
         if table not in into:
-            raise ConfigError(f"{origin}: unknown table [{table}] "
+            raise ConfigError(f"{origin}: unknown table [{clip(str(table), 60)}] "
                               f"(known: {', '.join(sorted(into))})")
         if not isinstance(values, Mapping):
             raise ConfigError(f"{origin}: {table} must be a table")
         for key, value in values.items():
             if key not in into[table]:
-                raise ConfigError(f"{origin}: unknown setting {table}.{key} "
+                raise ConfigError(f"{origin}: unknown setting {table}.{clip(str(key), 60)} "
                                   f"(known: {', '.join(into[table])})")
             into[table][key] = _typed(value, into[table][key], f"{origin}: {table}.{key}")
 
@@ -155,7 +169,7 @@ def _typed(value: Any, default: Any, where: str) -> Any:
         return str(value)
     elif isinstance(default, list) and isinstance(value, list):
         return value  # element types are checked with the values (CHECKS)
-    raise ConfigError(f"{where} must be {_type_name(default)}, not {value!r}")
+    raise ConfigError(f"{where} must be {_type_name(default)}, not {brief(value)}")
 
 
 def _type_name(default: Any) -> str:
@@ -199,7 +213,8 @@ def _command(value: Any) -> str | None:
 def _corners(value: Any) -> str | None:
     pairs = value == [] or (len(value) == 4 and all(
         isinstance(p, list) and len(p) == 2
-        and all(isinstance(c, int | float) and not isinstance(c, bool) for c in p)
+        and all(isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c)
+                for c in p)
         for p in value))
     return None if pairs else "must be empty or four [x, y] pixel pairs (TL, TR, BR, BL)"
 
@@ -229,7 +244,7 @@ def _validated(values: dict[str, dict[str, Any]], origin: str) -> dict[str, dict
     for (table, key), check in CHECKS.items():
         problem = check(values[table][key])
         if problem:
-            raise ConfigError(f"{origin}: {table}.{key} = {values[table][key]!r} {problem}")
+            raise ConfigError(f"{origin}: {table}.{key} = {brief(values[table][key])} {problem}")
     camera = values["camera"]
     if camera["retry_min"] > camera["retry_max"]:
         raise ConfigError(f"{origin}: camera.retry_min must not exceed camera.retry_max")

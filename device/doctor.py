@@ -1,12 +1,13 @@
 """``companion doctor``: is this machine ready for ``companion run``, and if not, what to do.
 
 Each check looks at one thing the product needs (camera, GPIO, model, voice, port,
-disk) and returns a :class:`Check`: ok, warn (works without it) or fail (``run`` will
+disk, journal) and returns a :class:`Check`: ok, warn (works without it) or fail (``run`` will
 not work as intended), with a sentence saying what it found and how to fix it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -16,9 +17,20 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from device import config as settings
 from device.config import Config
+from device.journal import (
+    RECOVERY_COLUMNS,
+    describe_holder,
+    holder,
+    integrity_report,
+    is_damage,
+    quick_check,
+    read_only,
+)
+from device.recovery import kept_aside
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 MIN_FREE_MB = 200
@@ -181,7 +193,7 @@ def _is_companion(port: int) -> bool:
 
 
 def check_disk(config: Config) -> Check:
-    """The journal's folder is writable, has room, and an existing journal is intact."""
+    """The journal's folder is writable and has room."""
     path = settings.journal_path(config)
     folder = _existing_parent(path.parent)
     if not os.access(folder, os.W_OK):
@@ -192,11 +204,7 @@ def check_disk(config: Config) -> Check:
         return Check("disk", FAIL, f"only {free_mb} MB free on {folder}",
                      "free some space: the journal needs little, but a full SD card corrupts "
                      "more than games")
-    problem = _journal_problem(path)
-    if problem:
-        return Check("disk", FAIL, f"journal {path}: {problem}",
-                     "move the file aside; the companion starts a new one")
-    return Check("disk", OK, f"journal {path}, {free_mb} MB free")
+    return Check("disk", OK, f"{free_mb} MB free on {folder}")
 
 
 def _existing_parent(folder: Path) -> Path:
@@ -205,19 +213,67 @@ def _existing_parent(folder: Path) -> Path:
     return folder
 
 
+def check_journal(config: Config) -> Check:
+    """The journal: intact, who uses it, and any damaged journal it was recovered from."""
+    path = settings.journal_path(config)
+    using = holder(path)
+    user = f"; in use by the companion ({describe_holder(using)})" if using else ""
+    problem = _journal_problem(path)
+    if problem:
+        return Check("journal", WARN, f"{path} is damaged: {problem}{user}",
+                     f"`companion run` keeps it aside as {path.name}.damaged-<time> and "
+                     "starts a fresh journal with every game and event still readable")
+    kept = kept_aside(path)
+    if kept:
+        return Check("journal", WARN, f"{path}{user}; {_recovered(path, kept)}",
+                     "nothing to do: what could be read is in the journal; the damaged "
+                     "file is kept for reference (delete it when you no longer need it)")
+    if not path.exists():
+        return Check("journal", OK, f"{path} does not exist yet (the first start makes it)"
+                     + user)
+    return Check("journal", OK, f"{path} is intact{user}")
+
+
 def _journal_problem(path: Path) -> str:
     if not path.exists():
         return ""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            result = db.execute("PRAGMA quick_check").fetchone()[0]
+        with contextlib.closing(read_only(path)) as db:
+            rows = quick_check(db)
     except sqlite3.Error as exc:
-        return str(exc)
-    return "" if result == "ok" else f"integrity check: {result}"
+        return str(exc) if is_damage(exc) else ""
+    except UnicodeDecodeError:  # SQLite's message quotes the damaged bytes
+        return "database disk image is malformed"
+    return "" if rows == [("ok",)] else integrity_report(rows)
+
+
+def _recovered(path: Path, kept: list[Path]) -> str:
+    """What the journal's recoveries say about the kept-aside files."""
+    notes = {r["kept"]: r for r in _recoveries(path)}
+    parts = []
+    for file in kept:
+        r = notes.get(file.name)
+        if r is None:
+            parts.append(f"a damaged journal is kept aside as {file}")
+            continue
+        note = f"; {r['note']}" if r["note"] else ""
+        parts.append(f"recovered on {r['at']} from the damaged journal kept aside as {file} "
+                     f"({r['problem'][:80]}): {r['games']} games and {r['events']} events "
+                     f"recovered{note}")
+    return "; ".join(parts)
+
+
+def _recoveries(path: Path) -> list[dict[str, Any]]:
+    try:
+        with contextlib.closing(read_only(path)) as db:
+            rows = db.execute(f"SELECT {', '.join(RECOVERY_COLUMNS)} FROM recoveries").fetchall()
+    except sqlite3.Error:
+        return []
+    return [dict(zip(RECOVERY_COLUMNS, row, strict=True)) for row in rows]
 
 
 CHECKS: tuple[Callable[[Config], Check], ...] = (
-    check_camera, check_gpio, check_model, check_voice, check_port, check_disk,
+    check_camera, check_gpio, check_model, check_voice, check_port, check_disk, check_journal,
 )
 
 

@@ -6,11 +6,18 @@ with ``synchronous=FULL`` makes a committed transaction durable the moment ``COM
 returns, so pulling the cord loses at most the transaction being written. Finished
 games stay in the file with their final position and scores (the archive); abandoned
 ones (replaced by a new game before the end) stay too.
+
+A damaged file is never used: opening it raises :class:`JournalDamaged` before anything
+is written to it, and :mod:`device.recovery` keeps it aside and starts a fresh journal
+from what is still readable. One companion at a time holds a :class:`JournalLock`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
@@ -37,11 +44,35 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,                      -- engine.events.to_dict as JSON
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS recoveries (         -- damaged journals this one was rebuilt from
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    kept TEXT NOT NULL,                       -- the damaged file's name, kept aside
+    problem TEXT NOT NULL,                    -- what SQLite said about it
+    games INTEGER NOT NULL,                   -- games and events recovered from it
+    events INTEGER NOT NULL,
+    note TEXT NOT NULL DEFAULT ''             -- what became of the game in play
+);
 """
+RECOVERY_COLUMNS = ("at", "kept", "problem", "games", "events", "note")
+# SQLite's result codes that mean the file itself is damaged (not busy, not unreadable).
+_DAMAGE_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 
 class JournalError(ValueError):
     """The journal file holds something the engine cannot read back."""
+
+
+class JournalDamaged(JournalError):
+    """The journal file is damaged (SQLite's integrity check fails, or it is no database)."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"the journal {path} is damaged: {problem}")
+        self.problem = problem
+
+
+class JournalBusy(RuntimeError):
+    """Another companion holds the journal's lock."""
 
 
 @dataclass(frozen=True)
@@ -64,11 +95,14 @@ class Journal:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            check(self.path)  # before any connection that may write: damage is kept as found
         # The engine thread writes; the main thread reads at start: one lock, one connection.
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
+        # Zeroes what an undo deletes, so a salvage can never bring back an undone event.
+        self._db.execute("PRAGMA secure_delete=ON")
         self._db.executescript(SCHEMA)
         self.game_id, self._over = self._current()
         self._length = self._count(self.game_id)
@@ -152,6 +186,14 @@ class Journal:
         return [ArchivedGame(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5],
                              json.loads(r[6]) if r[6] else None) for r in rows]
 
+    def recoveries(self) -> list[dict[str, Any]]:
+        """The damaged journals this one was rebuilt from, oldest first."""
+        with self._lock:
+            rows = self._db.execute(f"SELECT {', '.join(RECOVERY_COLUMNS)} FROM recoveries "
+                                    "ORDER BY id").fetchall()
+        keys = RECOVERY_COLUMNS
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
     def archived_events(self, game_id: int) -> list[Event]:
         """The log of any stored game, for replays of archived games."""
         with self._lock:
@@ -193,6 +235,126 @@ class _Transaction:
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+class JournalLock:
+    """One companion per journal: an exclusive ``flock`` on ``<journal>.lock``.
+
+    The kernel drops the lock when its holder exits or is killed, so a power cut or a
+    SIGKILL never leaves a stale lock behind (a PID file would). The file says who holds
+    it (PID, and the page's port once known), for the refusal message and the doctor.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.journal = Path(path)
+        self.path = lock_path(self.journal)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._fd)
+            raise JournalBusy(f"the journal {self.journal} is in use by another companion "
+                              f"({describe_holder(read_holder(self.path))}); stop it first "
+                              "(sudo systemctl stop companion)") from None
+        self.note()
+
+    def note(self, port: int | None = None) -> None:
+        """Record this process (and the page's port) in the lock file."""
+        text = f"pid={os.getpid()}" + ("" if port is None else f" port={port}") + "\n"
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, text.encode(), 0)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = -1
+
+
+def lock_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".lock")
+
+
+def read_holder(path: Path) -> dict[str, int]:
+    """``{"pid": …, "port": …}`` from a lock file (what of it can be read)."""
+    try:
+        text = path.read_text(encoding="ascii", errors="replace")[:200]
+    except OSError:
+        return {}
+    pairs = (item.partition("=") for item in text.split())
+    return {k: int(v) for k, _, v in pairs if k in ("pid", "port") and v.isdigit()}
+
+
+def holder(journal: Path) -> dict[str, int] | None:
+    """Who holds the journal's lock right now (None: nobody)."""
+    path = lock_path(journal)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return read_holder(path)
+    finally:
+        os.close(fd)
+    return None
+
+
+def describe_holder(found: dict[str, int]) -> str:
+    pid = f"PID {found['pid']}" if "pid" in found else "PID unknown"
+    return pid + (f", page on port {found['port']}" if "port" in found else "")
+
+
+def is_damage(exc: sqlite3.Error) -> bool:
+    """True for errors that mean the file is damaged (not locked, missing or unreadable)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _DAMAGE_CODES
+
+
+def check(path: Path) -> None:
+    """Raise :class:`JournalDamaged` unless the file at ``path`` is sound (or absent).
+
+    The check reads through a read-only connection: a read-write one, closing, would
+    fold the write-ahead log into the damaged file and delete the log.
+
+    :raises sqlite3.Error: when the file cannot be read for another reason.
+    """
+    if not path.exists():
+        return
+    try:
+        with contextlib.closing(read_only(path)) as db:
+            rows = quick_check(db)
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            raise
+        raise JournalDamaged(path, str(exc)) from None
+    except UnicodeDecodeError:  # SQLite's own message quotes the damaged bytes
+        raise JournalDamaged(path, "database disk image is malformed") from None
+    if rows != [("ok",)]:
+        raise JournalDamaged(path, integrity_report(rows))
+
+
+def read_only(path: Path) -> sqlite3.Connection:
+    """A connection that can never write to (or checkpoint into) the file at ``path``."""
+    return sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+
+
+def quick_check(db: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """SQLite's ``quick_check`` rows (its report quotes damaged bytes: never a decode error)."""
+    db.text_factory = lambda raw: raw.decode("utf-8", "replace")
+    try:
+        return db.execute("PRAGMA quick_check").fetchall()
+    finally:
+        db.text_factory = str
+
+
+def integrity_report(rows: list[tuple[Any, ...]], keep: int = 2) -> str:
+    """SQLite's integrity report (one finding per line) as one short line."""
+    lines = [line for row in rows for line in str(row[0]).splitlines()
+             if line.strip() and not line.startswith("***")]  # "*** in database main ***"
+    more = f" (and {len(lines) - keep} more)" if len(lines) > keep else ""
+    return "; ".join(lines[:keep]) + more
 
 
 def _decode(seq: int, text: str) -> Event:

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from device.capture import STACK_PAST_VIEW
+from device.recovery import JOURNAL_NOTICE, SPOKEN
 from device.service import Update
 from engine.board import Location
 from engine.cards import CARDS
@@ -33,7 +34,8 @@ FACE_WORDS = {
     Face.REVEAL.value: "reveal a card",
     Face.BANISH.value: "banish a card",
 }
-SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back."}
+SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back.",
+                  JOURNAL_NOTICE: SPOKEN}
 SPOKEN_MESSAGES = (STACK_PAST_VIEW,)  # notices whose own message is said
 
 

@@ -27,10 +27,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from pathlib import Path
+import re
 from typing import TYPE_CHECKING, Any
 
 from device.cli import UsageError
+from device.inputs import brief, clip, parse_json, read_json, read_text, show
 
 if TYPE_CHECKING:
     from engine.automa_state import AutomaCard
@@ -71,19 +72,17 @@ def load_deck(path: str | None = None) -> tuple[AutomaCard, ...]:
     path = path or os.environ.get(DECK_ENV) or None
     if path is None:
         return default_deck()
-    return parse_deck(_read(path), path)
-
-
-def _read(path: str) -> str:
+    text = read_text(path, "deck file")
+    parse_json(text, f"deck file {show(path)}")  # depth, NaN, size: before the engine reads it
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        return parse_deck(text, show(path))
+    except ValueError as exc:  # its messages quote the rows: one short line
+        raise UsageError(clip(str(exc))) from None
 
 
 def _card_number(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 22:
-        raise UsageError(f"--card must be a card ID from 1 to 22, not {text!r}")
+    if re.fullmatch(r"[0-9]{1,2}", text) is None or not 1 <= int(text) <= 22:
+        raise UsageError(f"--card must be a card ID from 1 to 22, not {brief(text)}")
     return int(text)
 
 
@@ -92,11 +91,11 @@ def resolve(args: argparse.Namespace) -> int:
 
     card = _card_number(args.card)
     deck = load_deck(args.deck)
+    data: Any = read_json(args.state, "state file")
     try:
-        data: Any = json.loads(_read(args.state))
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{args.state} is not valid JSON ({exc})") from None
-    where = Situation.from_json(data)
+        where = Situation.from_json(data)
+    except ValueError as exc:  # its messages quote the state: one short line
+        raise UsageError(clip(str(exc))) from None
     done = outcome(where, deck[card - 1])
     if args.json:
         print(json.dumps(done.to_json()))

@@ -17,6 +17,9 @@ import json
 from pathlib import Path
 
 from device.cli import UsageError
+from device.inputs import check_image, clip, decode_image, read_bytes, show
+
+MAX_MODEL_BYTES = 256 << 20  # the shipped model is 1.5 MB
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,30 +53,66 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ident.set_defaults(handler=run_identify)
 
 
-def _read(path: Path):  # type: ignore[no-untyped-def]
-    import cv2
+def load_classifier(path: Path | None):  # type: ignore[no-untyped-def]
+    """The classifier at ``path`` (default: the installed one); a bad file is one line."""
+    from vision.classifier import CardClassifier, ModelError
 
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise UsageError(f"not an image: {path}")
-    return img
+    if path is not None:
+        read_bytes(path, "model", MAX_MODEL_BYTES)  # a folder, a device, a huge file
+    try:
+        return CardClassifier(path)
+    except ModelError as exc:  # onnxruntime's own message can run over several lines
+        raise UsageError(clip(str(exc))) from None
+
+
+def crop(path: Path, size: int):  # type: ignore[no-untyped-def]
+    """The card in the image at ``path``, cut out and straightened for the classifier."""
+    from vision.locate import card_image
+
+    try:
+        return card_image(decode_image(path), size)
+    except UsageError:
+        raise
+    except Exception as exc:  # odd shapes (a 1x1 image) must not end in a traceback
+        raise UsageError(f"no card can be cut out of {show(path)} ({clip(str(exc), 80)})") \
+            from None
+
+
+def _out_path(out: Path) -> None:
+    if out.suffix.lower() != ".onnx":
+        raise UsageError(f"{show(out.name)}: the classifier is written as .onnx")
+    if out.is_dir():
+        raise UsageError(f"--out {show(out)} is a folder; name the .onnx file to write")
+    if not out.parent.is_dir():
+        raise UsageError(f"--out {show(out)}: the folder {show(out.parent)} does not exist")
+
+
+def _collect(folder: Path) -> dict[str, list[Path]]:
+    from vision.enroll import collect_images
+
+    try:
+        found = collect_images(folder)
+    except OSError as exc:
+        raise UsageError(f"cannot read the image folder {show(folder)}: "
+                         f"{exc.strerror or exc}") from None
+    for paths in found.values():
+        for path in paths:
+            check_image(path)
+    return found
 
 
 def run_enroll(args: argparse.Namespace) -> int:
     from engine.cards import CARDS
-    from vision.classifier import CardClassifier
-    from vision.enroll import BACK_NAMES, collect_images, enroll, save
-    from vision.locate import card_image
+    from vision.enroll import BACK_NAMES, enroll, save
 
-    if args.out.suffix.lower() != ".onnx":
-        raise UsageError(f"{args.out.name}: the classifier is written as .onnx")
-    found = collect_images(args.images)
+    _out_path(args.out)
+    found = _collect(args.images)
     unknown = sorted(k for k in found if k not in CARDS and k not in BACK_NAMES)
     if unknown and not args.any_ids:
         raise UsageError(f"not card ids: {', '.join(unknown[:5])} (or pass --any-ids)")
-    base = CardClassifier(args.model)
+    base = load_classifier(args.model)
     crops = {
-        label: [card_image(_read(p), base.input_size) for p in paths]
+        label: [crop(p, base.input_size) for p in paths]
         for label, paths in found.items()
     }
     save(enroll(base, crops, note=f"enrolled from {args.images.name}"), args.out)
@@ -83,16 +122,13 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 
 def run_identify(args: argparse.Namespace) -> int:
-    from vision.classifier import CardClassifier
-    from vision.locate import card_image
-
-    classifier = CardClassifier(args.model)
     paths = [Path(p) for p in args.images]
-    for path in paths:
-        if not path.is_file():
-            raise UsageError(f"image not found: {path}")
-    for path in paths:
-        ident = classifier.identify([card_image(_read(path), classifier.input_size)])[0]
+    for path in paths:  # every image whole before anything is printed
+        check_image(path)
+    classifier = load_classifier(args.model)
+    crops = [crop(path, classifier.input_size) for path in paths]
+    for path, card in zip(paths, crops, strict=True):
+        ident = classifier.identify([card])[0]
         if args.json:
             print(
                 json.dumps(

@@ -44,10 +44,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.cli import UsageError
+from device.inputs import brief, clip, read_json, show
 
 if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
@@ -95,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
 
     data = load(args.game)
     rulings = parse_rulings(args.ruling)
-    table, hacker = parse_table(data, resolving=args.resolve)
+    try:
+        table, hacker = parse_table(data, resolving=args.resolve)
+    except ValueError as exc:  # the engine's own checks quote the input: one short line
+        raise UsageError(clip(str(exc))) from None
     resolved: list[str] = []
     if args.resolve:
         table, resolved = _resolve(table, hacker, rulings, args.seed)
@@ -110,18 +113,10 @@ def run(args: argparse.Namespace) -> int:
 # ---- input -----------------------------------------------------------------------------
 
 def load(path: str) -> dict[str, Any]:
-    """Read GAME.json; a missing file or malformed JSON is a usage error."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno}") from None
+    """Read GAME.json; a file that is not a sensible JSON object is a usage error."""
+    data = read_json(path, "game file")
     if not isinstance(data, dict):
-        raise UsageError(f"{path} must hold a JSON object with a \"players\" list")
+        raise UsageError(f"{show(path)} must hold a JSON object with a \"players\" list")
     return data
 
 
@@ -181,7 +176,7 @@ def _opt(obj: dict[str, Any], key: str) -> Any:
 def _no_unknown_keys(obj: dict[str, Any], known: set[str], what: str) -> None:
     extra = sorted(set(obj) - known)
     if extra:
-        raise UsageError(f"unknown field {extra[0]!r} in {what}")
+        raise UsageError(f"unknown field {brief(extra[0])} in {what}")
 
 
 def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
@@ -196,7 +191,7 @@ def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
     name = raw["name"]
     if not isinstance(name, str) or not name.strip():
         raise UsageError(f"player {k + 1}'s name must be a non-empty string")
-    who = f"player {name!r}"
+    who = f"player {brief(name)}"
     _no_unknown_keys(raw, _PLAYER_KEYS, who)
     if not isinstance(raw["sovereign"], bool):
         raise UsageError(f"{who}: \"sovereign\" must be true or false")
@@ -218,7 +213,7 @@ def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
 
 def _count(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{what} must be a whole number, not {json.dumps(value)}")
+        raise UsageError(f"{what} must be a whole number, not {brief(value, as_json=True)}")
     if value < 0:
         raise UsageError(f"{what} is negative ({value})")
     return value
@@ -231,7 +226,7 @@ def _card_list(value: Any, what: str) -> list[str]:
         raise UsageError(f"{what} must be a list of card ids")
     for cid in value:
         if not isinstance(cid, str) or cid not in CARDS:
-            raise UsageError(f"unknown card id {json.dumps(cid)} in {what}")
+            raise UsageError(f"unknown card id {brief(cid, as_json=True)} in {what}")
     return list(value)
 
 
@@ -244,7 +239,7 @@ def _house(value: Any, who: str) -> Any:
         return House(value)
     except ValueError:
         known = ", ".join(h.value for h in House)
-        raise UsageError(f"{who} has unknown house {value!r} (known: {known})") from None
+        raise UsageError(f"{who} has unknown house {brief(value)} (known: {known})") from None
 
 
 def _automa(value: Any, who: str, info: Any) -> Any:
@@ -283,7 +278,8 @@ def _choices(value: Any, who: str, hand: list[str]) -> tuple[Choice, ...]:
             try:
                 made = Choice(cid, color=Color(choice["color"]))
             except ValueError:
-                raise UsageError(f"{who}: unknown color {choice['color']!r} for {cid}") from None
+                raise UsageError(f"{who}: unknown color {brief(choice['color'])} for "
+                                 f"{cid}") from None
         _check_choice_fits(made)
         if cid in hand:
             out.append(made)
@@ -300,7 +296,7 @@ def _locations(value: Any) -> tuple[tuple[StackCard, ...], ...]:
     names = [loc.value for loc in Location]
     extra = sorted(set(value) - set(names))
     if extra:
-        raise UsageError(f"unknown location {extra[0]!r} (known: {', '.join(names)})")
+        raise UsageError(f"unknown location {brief(extra[0])} (known: {', '.join(names)})")
     return tuple(_stack(value.get(name) or [], name) for name in names)
 
 
@@ -330,7 +326,7 @@ def _first_player(value: Any, seats: list[Seat]) -> int:
         return 0
     names = [s.name for s in seats]
     if value not in names:
-        raise UsageError(f"first_player {value!r} is not one of the players")
+        raise UsageError(f"first_player {brief(value)} is not one of the players")
     return names.index(value)
 
 

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 
 from device.cli import UsageError
+from device.inputs import check_image, decode_image, read_json, show
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,31 +60,39 @@ def _calibration(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.corners and args.calibration:
         raise UsageError("give --corners or --calibration, not both")
     if args.corners:
-        return Calibration(parse_corners(args.corners), source="manual")
-    if args.calibration:
-        try:
-            data = json.loads(args.calibration.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
-            raise UsageError(f"cannot read calibration {args.calibration}: {exc}") from exc
-        return Calibration.from_dict({**data, "source": "manual"})
-    return None
+        found = Calibration(_finite(parse_corners(args.corners)), source="manual")
+    elif args.calibration:
+        data = read_json(args.calibration, "calibration")
+        if not isinstance(data, dict):
+            raise UsageError(f"calibration {show(args.calibration)} must hold a JSON object "
+                             "with \"corners\"")
+        found = Calibration.from_dict({**data, "source": "manual"})
+    else:
+        return None
+    _finite(found.corners)
+    if not all(math.isfinite(v) and v > 0 for v in (found.width_mm, found.height_mm)):
+        raise UsageError("the calibration's width_mm and height_mm must be positive numbers")
+    return found
+
+
+def _finite(corners: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    if not all(math.isfinite(v) and abs(v) < 1e6 for corner in corners for v in corner):
+        raise UsageError("the corners must be pixel positions (finite numbers)")
+    return corners
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    import cv2
-
+    from device.commands.cards import load_classifier
     from vision.scanner import TableScanner
 
     calibration = _calibration(args)
     frames = [Path(f) for f in args.frames]
+    for path in frames:  # every frame whole before anything is printed
+        check_image(path, "frame")
+    scanner = TableScanner(calibration=calibration, redetect_every=1,
+                           classifier=load_classifier(args.model))
     for path in frames:
-        if not path.is_file():
-            raise UsageError(f"frame not found: {path}")
-    scanner = TableScanner(args.model, calibration, redetect_every=1)
-    for path in frames:
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise UsageError(f"not an image: {path}")
+        frame = decode_image(path, "frame")
         start = time.perf_counter()
         reading = scanner.scan(frame)
         elapsed = (time.perf_counter() - start) * 1000
@@ -117,6 +127,11 @@ def _print(path: Path, elapsed_ms: float, reading, as_json: bool) -> None:  # ty
 def run_markers(args: argparse.Namespace) -> int:
     from vision.markers import write
 
+    if args.out.is_dir():
+        raise UsageError(f"--out {show(args.out)} is a folder; name the file to write")
+    if not args.out.parent.is_dir():
+        raise UsageError(f"--out {show(args.out)}: the folder {show(args.out.parent)} "
+                         "does not exist")
     path = write(args.out, args.paper)
     print(f"wrote {path} ({args.paper}); print it at 100% scale")
     return 0

@@ -146,4 +146,4 @@ def test_bad_input_exits_2_with_one_line(state: Any, card: str, message: str, tm
 def test_missing_state_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = str(tmp_path / "nope.json")
     assert main(["automa", "resolve", "--state", missing, "--card", "1"]) == 2
-    assert f"cannot read {missing}" in capsys.readouterr().err
+    assert f"state file {missing} does not exist" in capsys.readouterr().err

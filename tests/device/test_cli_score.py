@@ -206,7 +206,7 @@ def test_malformed_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(tmp_path / "absent.json")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "absent.json does not exist" in capsys.readouterr().err
 
 
 def test_unknown_ruling_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

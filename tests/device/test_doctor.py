@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import glob
+import os
 import socket
 import sqlite3
 from pathlib import Path
 
 import pytest
+from journalkit import build, damage, truncated
 
 from device.cli import main
 from device.config import load
-from device.doctor import FAIL, OK, WARN, check_disk, check_model, check_port, check_voice
+from device.doctor import (
+    FAIL,
+    OK,
+    WARN,
+    check_disk,
+    check_journal,
+    check_model,
+    check_port,
+    check_voice,
+)
+from device.journal import JournalLock
+from device.recovery import open_journal
 
 
 @pytest.fixture
@@ -72,15 +85,48 @@ def test_a_missing_model_and_voice_program_are_named(isolated: Path) -> None:
     assert voice.status == WARN and "apt install" in voice.fix
 
 
-def test_a_damaged_journal_fails_the_disk_check(
-        isolated: Path) -> None:
-    cfg = load(system=None, user=None)
-    good = check_disk(cfg)
+def test_the_disk_check_finds_room_for_the_journal(isolated: Path) -> None:
+    good = check_disk(load(system=None, user=None))
     assert good.status == OK and "MB free" in good.detail
+
+
+def test_a_damaged_journal_is_a_warning_saying_what_run_will_do(isolated: Path) -> None:
+    cfg = load(system=None, user=None)
     broken = isolated / "broken.sqlite3"
     broken.write_bytes(b"not a database at all" * 100)
-    found = check_disk(cfg.replace("journal", path=str(broken)))
-    assert found.status == FAIL and "move the file aside" in found.fix
+    found = check_journal(cfg.replace("journal", path=str(broken)))
+    assert found.status == WARN and "is damaged: file is not a database" in found.detail
+    assert "keeps it aside as broken.sqlite3.damaged-" in found.fix
     fine = isolated / "fine.sqlite3"
     sqlite3.connect(fine).close()
-    assert check_disk(cfg.replace("journal", path=str(fine))).status == OK
+    assert check_journal(cfg.replace("journal", path=str(fine))).status == OK
+
+
+def test_after_a_recovery_doctor_names_the_kept_file_and_what_was_recovered(
+        isolated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = isolated / "journal.sqlite3"
+    build(path, games=2, last=10)
+    damage(path, truncated(0.6))
+    journal, recovery = open_journal(path)
+    journal.close()
+    assert recovery is not None
+    settings = isolated / "s.toml"
+    settings.write_text(f"[journal]\npath = \"{path}\"\n")
+    main(["doctor", "--config", str(settings)])
+    line = next(x for x in capsys.readouterr().out.splitlines() if " journal " in x)
+    assert line.split()[0] == WARN
+    assert f"kept aside as {recovery.kept}" in line
+    assert f"{recovery.games} games and {recovery.events} events recovered" in line
+
+
+def test_the_journal_check_names_the_companion_using_it(isolated: Path) -> None:
+    path = isolated / "journal.sqlite3"
+    lock = JournalLock(path)
+    lock.note(port=8123)
+    try:
+        found = check_journal(load(system=None, user=None).replace("journal", path=str(path)))
+    finally:
+        lock.release()
+    assert f"in use by the companion (PID {os.getpid()}, page on port 8123)" in found.detail
+    found = check_journal(load(system=None, user=None).replace("journal", path=str(path)))
+    assert "in use" not in found.detail
