@@ -14,7 +14,7 @@ import pytest
 from device import config as settings
 from device.appliance import Appliance
 from device.demo import demo_setup, layout_of
-from device.service import Press, Update
+from device.service import Notice, Press, Update
 from engine.game import Game
 from engine.state import GameState, Phase, Slot, evolve
 
@@ -74,7 +74,10 @@ def test_the_demo_plays_several_turns_with_camera_page_and_journal(demo: Applian
     frame = demo.service.camera_frame()
     assert frame is not None and frame.shape == (480, 640, 3)
     assert demo.latest_jpeg()[:2] == b"\xff\xd8"  # type: ignore[index]
-    # every event is in the journal
+    # every event is in the journal, once the script is held still and the engine thread
+    # has finished what it was given (it journals each event after applying it)
+    demo.player.stop()  # type: ignore[union-attr]
+    demo.service.call(Notice("test", "in step"))
     journal = demo.service.journal
     assert journal is not None and journal.events() == demo.service.game.log
 

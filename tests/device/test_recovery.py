@@ -37,6 +37,10 @@ DAMAGES = [EMPTY, NOT_SQLITE, truncated(0.02), truncated(0.3), truncated(0.55),
            random_bytes(99, hits=1, size=60000)]
 
 
+# One worker builds the module fixture (about 3 s) once for every test that uses it.
+pytestmark = pytest.mark.xdist_group("pristine-journal")
+
+
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three finished games and one in play (with undos), compacted."""
