@@ -14,11 +14,13 @@ import logging
 import os
 import random
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from device.controls import DRAW
 from device.service import Command, NewGame, Play, Press, Service
+from engine.automa import STEP_BY_STEP as AUTOMA_STEP_BY_STEP
 from engine.automa import new_solo_game
 from engine.bots import GreedyBot
 from engine.decisions import Decision, Kind
@@ -28,9 +30,13 @@ from engine.state import GameState, Phase
 log = logging.getLogger("companion.demo")
 
 def demo_setup(player: str, rng: random.Random, level: int = 2) -> Setup:
-    """A solo game against Au Toma at ``level``, dealt from ``rng``."""
+    """A solo game against Au Toma at ``level``, dealt from ``rng``.
+
+    Her steps wait to be confirmed one at a time (the script presses AUTOMA), as they
+    do at a real table: the page and the voice show her turn step by step.
+    """
     setup: Setup = new_solo_game(player, rng, level=level, deck=automa_deck())
-    return setup
+    return replace(setup, variants=(*setup.variants, AUTOMA_STEP_BY_STEP))
 
 
 def automa_deck() -> Any:

@@ -49,13 +49,14 @@ class Event:
     """Base class of everything that goes into the log."""
 
     def describe(self) -> str:
-        """A short human-readable form for logs and the phone."""
-        fields = ", ".join(f"{v}" for v in _values(self) if v not in (None, ()))
-        return f"{type(self).__name__}({fields})" if fields else type(self).__name__
+        """What the event does, in words (:func:`engine.narration.event_text`).
 
+        >>> Lead("darrow", Location.MARS).describe()
+        'Deploy Darrow to Mars'
+        """
+        from engine.narration import event_text  # narration renders every event type
 
-def _values(event: Event) -> list[Any]:
-    return [getattr(event, f.name) for f in dataclasses.fields(event)]
+        return event_text(self)
 
 
 # --- setup -------------------------------------------------------------------------

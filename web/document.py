@@ -13,13 +13,19 @@ from collections import OrderedDict
 from typing import Any
 
 from device.service import HandSeen, Service, Update
+from engine import narration
 from engine.endgame import hand_wanted
 from engine.events import Event
 from engine.game import Game
-from engine.state import GameState
+from engine.state import GameState, Phase
 from web import view
+from web.labels import Namer, public_cards
 
-QUIET_KINDS = frozenset({"start", "event", "undo", "new-game"})  # not shown as a notice
+# Not shown as a notice: game updates (the log says them), the camera's own reading
+# (the tracker's moves reach the log; a raw change is for the device log), and the
+# tracker's question (it has its own panel).
+QUIET_KINDS = frozenset({"start", "event", "undo", "new-game", "camera", "question"})
+FINISHED_SHOWN = 10  # finished games listed at the end of a game
 
 
 class Documents:
@@ -70,10 +76,14 @@ class Documents:
             "notice": None if update.kind in QUIET_KINDS else update.message or update.kind,
         }
         doc.update(view.game_view(update.state))
-        doc["log"] = view.log_view(events, states, limit=self.log_limit, start=start)
+        doc["last_roll"] = view.roll_view(events, states, start)
+        if doc["automa"] is not None:
+            doc["automa"]["turn"] = view.automa_turn_view(states)
+        doc["log"] = view.log_view(events, states, start=start)
         doc["can_undo"] = start + len(events) > 1  # the setup itself is never undone here
-        doc["question"] = question_view(self.service.question)
+        doc["question"] = question_view(self.service.question, update.state)
         doc["hand_seen"] = hand_seen_view(self.service.hand_seen, update.state)
+        doc["finished"] = finished_games(self.service, update.state)
         return doc
 
 
@@ -100,10 +110,58 @@ def history(game: Game, state: GameState, limit: int
     return events[start:end], states[start:end + 1], start
 
 
-def question_view(question: Any) -> dict[str, Any] | None:
-    """The tracker's open question: its prompt and one button per reading."""
+def question_view(question: Any, state: GameState) -> dict[str, Any] | None:
+    """The tracker's open question: its prompt and one button per reading.
+
+    A question that carries its structure (:class:`engine.narration.Question`, as
+    ``question.ask``) is worded by the narration; one that does not yet keeps the
+    tracker's own words. A location question ("what is on top of Luna?") also gives
+    that location and its count now.
+    """
     if question is None:
         return None
-    return {"prompt": question.prompt,
-            "options": [{"index": i, "label": reading.text}
-                        for i, reading in enumerate(question.readings)]}
+    ask = getattr(question, "ask", None)
+    if isinstance(ask, narration.Question):
+        return _structured_question(ask, question, state)
+    view: dict[str, Any] = {"prompt": question.prompt, "kind": getattr(question, "kind", None),
+                            "options": [{"index": i, "label": reading.text}
+                                        for i, reading in enumerate(question.readings)]}
+    return _located(view, getattr(question, "location", None), state)
+
+
+def _structured_question(ask: narration.Question, question: Any, state: GameState
+                         ) -> dict[str, Any]:
+    start = getattr(question, "start", None) or state  # where its readings are played from
+    namer = Namer(public_cards(start) | public_cards(state))
+    view = {"prompt": narration.question_text(ask), "kind": ask.kind.value,
+            "options": [{"index": i, "label": narration.reading_text(r, start, ask.player,
+                                                                    namer)}
+                        for i, r in enumerate(ask.readings)]}
+    return _located(view, ask.location, state)
+
+
+def _located(view: dict[str, Any], where: Any, state: GameState) -> dict[str, Any]:
+    if where is not None:
+        view["location"] = where.value
+        view["count"] = len(state.stack_at(where))
+    return view
+
+
+def finished_games(service: Service, state: GameState) -> list[dict[str, Any]] | None:
+    """The games the journal holds as over, newest first, with their scores (listed
+    before a game and after one; None while a game is being played)."""
+    journal = service.journal
+    if journal is None or state.phase not in (Phase.OVER, Phase.SETUP):
+        return None
+    games = []
+    for game in journal.archive():
+        scores = game.scores if isinstance(game.scores, dict) else None
+        if game.status != "over" or scores is None:
+            continue
+        games.append({"id": game.id, "finished": game.finished,
+                      "players": [{"name": str(p.get("name")), "total": p.get("total")}
+                                  for p in scores.get("players", [])],
+                      "winners": [str(w) for w in scores.get("winners", [])]})
+        if len(games) == FINISHED_SHOWN:
+            break
+    return games

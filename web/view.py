@@ -10,18 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import endgame, scoring
+from engine import endgame, narration, scoring
 from engine.board import LOCATIONS, Location
 from engine.cards import CARDS
 from engine.decisions import Kind
 from engine.draft import TRIGGER_AT
-from engine.events import Event
-from engine.state import GameState, Phase, Player, Slot
+from engine.events import Event, SetHandCount, SetLocation, SetSovereign, SetTokens, Setup
+from engine.state import Change, GameState, Phase, Player, Slot
 from web import labels
 from web.labels import Namer, public_cards
 
 CONDITIONS = ("helium", "influence", "fleet")
-LOG_LIMIT = 40
+LOG_LIMIT = 120  # events read for the log (Au Toma's reshuffle alone is 18)
+LOG_TURNS = 12  # turns shown
 SCORE_ROWS = {
     scoring.Step.END_OF_GAME: "End-of-game abilities",
     scoring.Step.CARDS_CORE: "Character cards: core values",
@@ -47,7 +48,7 @@ def game_view(state: GameState) -> dict[str, Any]:
         "revealed": [Namer(public).card(c) for c in state.revealed],
         "sovereign": state.sovereign,
         "endgame": endgame_view(state),
-        "last_roll": roll_view(state.last_roll),
+        "last_roll": None,  # the document sets it: a roll of this turn or the one before
         "pending": pending_view(state),
         "automa": automa_view(state),
         "scorepad": scorepad_view(state),
@@ -64,7 +65,7 @@ def card_view(card_id: str) -> dict[str, Any]:
         "id": card.id,
         "name": card.name,
         "caste": card.color.value,
-        "caste_name": labels.titled(card.color.value),
+        "caste_name": narration.titled(card.color.value),
         "core": card.core,
         "summary": ability_summary(card_id),
     }
@@ -133,7 +134,7 @@ def player_view(state: GameState, index: int) -> dict[str, Any]:
 def _house_name(player: Player) -> str:
     if player.automa:
         return "solo opponent"
-    return f"House {labels.titled(player.house.value)}" if player.house else "No house"
+    return f"House {narration.titled(player.house.value)}" if player.house else "No house"
 
 
 def conditions(player: Player) -> dict[str, bool]:
@@ -143,11 +144,11 @@ def conditions(player: Player) -> dict[str, bool]:
 
 
 def turn_view(state: GameState) -> dict[str, Any] | None:
-    """Whose turn it is and the table's turn number (turns taken so far, plus this one)."""
+    """Whose turn it is and the round (every seat plays once a round)."""
     if state.turn is None or not state.players:
         return None
     return {
-        "number": sum(p.turns for p in state.players) + 1,
+        "round": narration.round_of(state),
         "player": state.current,
         "name": state.players[state.current].name,
         "kind": state.turn.kind,
@@ -160,7 +161,7 @@ def endgame_view(state: GameState) -> dict[str, Any]:
     trigger = state.trigger
     view: dict[str, Any] = {
         "triggered": trigger is not None,
-        "by": None if trigger is None else labels.player_name(state, trigger.player),
+        "by": None if trigger is None else narration.player(state, trigger.player),
         "conditions": [] if trigger is None else list(trigger.conditions),
         "turns_left": {str(i): n for i, n in left.items()},
         "total_left": sum(left.values()),
@@ -190,9 +191,29 @@ def _endgame_text(state: GameState, view: dict[str, Any]) -> str:
     return text + (", Apollo plays last" if view["apollo_last"] else "")
 
 
-def roll_view(face: str | None) -> dict[str, str] | None:
-    """The last die roll."""
-    return None if face is None else {"face": face, "label": labels.titled(face)}
+def roll_view(events: Sequence[Event], states: Sequence[GameState], start: int = 0
+              ) -> dict[str, Any] | None:
+    """The die rolled during this turn or the one before (older rolls are not shown).
+
+    ``states[i]`` is the state before ``events[i]``; ``start`` the log index of
+    ``events[0]``.
+    """
+    turns = 0
+    for i in range(len(events) - 1, -1, -1):
+        after = states[i + 1]
+        for change in reversed(after.changes):
+            if change.kind == "roll" and change.card:
+                who = narration.player(after, change.player) if change.player is not None \
+                    else "The die"
+                return {"face": change.card, "label": narration.face_word(change.card),
+                        "text": narration.roll_text(change.card, who), "index": start + i}
+            if change.kind == "turn":
+                turns += 1
+                if turns == 2:
+                    return None
+        if isinstance(events[i], Setup):
+            return None
+    return None
 
 
 # --- decisions --------------------------------------------------------------------------
@@ -209,7 +230,7 @@ def pending_view(state: GameState) -> dict[str, Any] | None:
         hidden = len(decision.options)  # a random outcome is the device's to draw, unseen
     for index, option in enumerate(decision.options[: 0 if hidden else None]):
         namer = Namer(public)
-        label = labels.option_label(option, state, namer)
+        label = narration.answer_text(option, state, namer)
         group = labels.option_group(option, namer)
         if namer.redacted:
             hidden += 1  # answered where the card is known (the player, the camera)
@@ -220,9 +241,9 @@ def pending_view(state: GameState) -> dict[str, Any] | None:
     return {
         "kind": decision.kind.value,
         "player": decision.player,
-        "player_name": labels.player_name(state, decision.player),
+        "player_name": narration.player(state, decision.player),
         "chance": decision.is_chance,
-        "prompt": decision.prompt,
+        "prompt": narration.prompt_text(decision, state, Namer(public)),
         "options": options,
         "hidden_options": hidden,
         "hand": hand_view(state),
@@ -242,7 +263,8 @@ def hand_view(state: GameState) -> dict[str, Any] | None:
 
 
 def automa_view(state: GameState) -> dict[str, Any] | None:
-    """Au Toma's panel: current step, tokens, hand size, level, parity; never her cards."""
+    """Au Toma's facts: tokens, hand size, level, parity; never her cards (see
+    :func:`automa_turn_view` for the card she is playing)."""
     seat = next((i for i, p in enumerate(state.players) if p.automa), None)
     if seat is None:
         return None
@@ -254,19 +276,30 @@ def automa_view(state: GameState) -> dict[str, Any] | None:
         "fleet": p.fleet, "fleet_points": scoring.FLEET_POINTS[p.fleet], "hand": p.hand.size,
         "level": _plain(getattr(info, "level", None)),
         "parity": _plain(getattr(info, "parity", None)),
-        "step": _automa_step(state, seat),
         "deck": len(deck) if isinstance(deck, tuple) else None,  # a count, never the order
+        "turn": None,  # the document sets it from the history: automa_turn_view
     }
 
 
-def _automa_step(state: GameState, seat: int) -> str | None:
-    """What she is doing: the instruction she waits on the table for, else her turn."""
-    pending = state.pending
-    if pending is not None and pending.player == seat:
-        return Namer(public_cards(state)).text(pending.prompt)
-    if state.turn is not None and state.current == seat:
-        return f"{state.players[seat].name}'s turn"
-    return None
+def automa_turn_view(states: Sequence[GameState]) -> dict[str, Any] | None:
+    """Her card in play: its number, each step (done, now, next), what the table waits on.
+
+    Her card numbers are public (she turns them face up); the cards she deploys are the
+    deck's, named only once the table sees them.
+    """
+    turn = narration.automa_turn(states)
+    if turn is None:
+        return None
+    state = states[-1]
+    namer = Namer(public_cards(state))
+    now = turn.now
+    return {
+        "card": turn.card,
+        "name": state.players[turn.seat].name,
+        "steps": [{"text": step.text(namer), "status": step.status.value}
+                  for step in turn.steps],
+        "waiting": narration.automa_waits_for(now.event) if now is not None else None,
+    }
 
 
 def _plain(value: object) -> str | int | None:
@@ -278,25 +311,37 @@ def _plain(value: object) -> str | int | None:
 
 # --- the scorepad ---------------------------------------------------------------------------
 
+SCORE_HELP = {
+    scoring.Step.END_OF_GAME: "Points from the end-of-game abilities of cards in hand.",
+    scoring.Step.CARDS_CORE: "The core value printed on each card in hand.",
+    scoring.Step.CARDS_BONUS: "Each card's bonus clauses, scored against the final table.",
+    scoring.Step.FLEET: "Points for the ship's position on the Fleet Track.",
+    scoring.Step.HELIUM: f"{scoring.HELIUM_POINTS} points per Helium.",
+    scoring.Step.SOVEREIGNTY: f"{scoring.SOVEREIGN_POINTS} points for the Sovereign token.",
+    scoring.Step.INFLUENCE: "Influence on the Institute, per token by rank: "
+                            + ", ".join(map(str, scoring.INFLUENCE_RATES)) + " points.",
+    scoring.Step.EXCESS_CARDS: f"{scoring.EXCESS_PENALTY} points off per card past the"
+                               f" {scoring.HAND_LIMIT}th in hand.",
+}
+
 
 def scorepad_view(state: GameState) -> dict[str, Any] | None:
-    """The final scorepad, row by row as on the paper pad, once the game is over."""
+    """The final scorepad, row by row as on the paper pad, once the game is over; each
+    row carries its rule and every player's reasons (shown on tap)."""
     if state.phase is not Phase.OVER:
         return None
-    final_table = getattr(endgame, "final_table", None)
-    if final_table is None:
-        return {"available": False, "message": "This engine cannot score a live game yet."}
     try:
-        table = final_table(state)
+        table = endgame.final_table(state)
     except ValueError as exc:
         return {"available": False, "message": str(exc)}
     sheet = scoring.score(table, notes=False)
-    order = table.clockwise()
-    columns = [sheet.players[i] for i in order]
+    columns = [sheet.players[i] for i in table.clockwise()]
     return {
         "available": True,
         "players": [c.name for c in columns],
-        "rows": [{"step": step.value, "label": label, "points": [c.points(step) for c in columns]}
+        "rows": [{"step": step.value, "label": label, "help": SCORE_HELP[step],
+                  "points": [c.points(step) for c in columns],
+                  "why": [_reasons(c, step) for c in columns]}
                  for step, label in SCORE_ROWS.items()],
         "totals": [c.total for c in columns],
         "winners": list(sheet.winners),
@@ -304,33 +349,125 @@ def scorepad_view(state: GameState) -> dict[str, Any] | None:
     }
 
 
+def _reasons(column: scoring.PlayerScore, step: scoring.Step) -> list[str]:
+    return [line for row in column.rows if row.step is step for line in row.lines]
+
+
 # --- the log -------------------------------------------------------------------------------
 
 
-def log_view(events: Sequence[Event], states: Sequence[GameState], *, limit: int = LOG_LIMIT,
+def log_view(events: Sequence[Event], states: Sequence[GameState], *, limit: int = LOG_TURNS,
              start: int = 0) -> list[dict[str, Any]]:
-    """The newest ``limit`` events, newest first.
+    """The newest ``limit`` turns, newest first: one entry per turn, its moves inside.
 
     ``states[i]`` is the state before ``events[i]`` and ``states[-1]`` the one after the
-    last; ``start`` is the log index of ``events[0]`` (when given the tail of a long log).
+    last; ``start`` is the log index of ``events[0]`` (when given the tail of a long log,
+    whose first turn may be cut and is then left out).
     """
     if len(states) != len(events) + 1:
         raise ValueError("one state before each event and one after the last")
-    first = max(0, len(events) - limit)
-    return [log_entry(start + i, events[i], states[i], states[i + 1])
-            for i in range(len(events) - 1, first - 1, -1)]
+    groups = _turns(events, states)
+    changes = _changes_by_turn(groups, states)
+    entries = [_entry(start, events, states, group, seen)
+               for group, seen in zip(groups, changes, strict=True)]
+    if start > 0 and len(entries) > 1:
+        entries = entries[1:]
+    return entries[-limit:][::-1]
 
 
-def log_entry(index: int, event: Event, before: GameState, after: GameState) -> dict[str, Any]:
-    """One log line and the visible changes it caused."""
-    namer = Namer(public_cards(before) | public_cards(after) | labels.shown(after.changes))
-    return {
-        "index": index,
-        "text": labels.event_line(event, before, after, namer),
-        "details": [labels.change_line(c, after, namer) for c in after.changes
-                    if c.kind not in _SAID_BY_LINE.get(type(event).__name__, ())],
-    }
+def _changes_by_turn(groups: list[list[int]], states: Sequence[GameState]
+                     ) -> list[list[Change]]:
+    """Each turn's changes: what follows the change that starts the next turn (Au Toma
+    turning over her first card) belongs to that turn."""
+    out: list[list[Change]] = [[] for _ in groups]
+    for g, group in enumerate(groups):
+        bucket = g
+        for i in group:
+            for change in states[i + 1].changes:
+                if change.kind == "turn" and g + 1 < len(groups):
+                    bucket = g + 1
+                out[bucket].append(change)
+    return out
 
 
-_SAID_BY_LINE = {"Lead": ("deploy",), "Place": ("place",), "Roll": ("roll",),
-                 "SetTokens": ("tokens",), "Resolve": ("end-of-game",)}
+CORRECTIONS = (SetLocation, SetTokens, SetSovereign, SetHandCount)  # an entry each
+
+
+def _turns(events: Sequence[Event], states: Sequence[GameState]) -> list[list[int]]:
+    groups: list[list[int]] = []
+    key: object = None
+    for i, event in enumerate(events):
+        k: object = ("correction", i) if isinstance(event, CORRECTIONS) else _turn_key(states[i])
+        if not groups or isinstance(event, Setup) or k != key:
+            groups.append([])
+        groups[-1].append(i)
+        key = k
+    return groups
+
+
+def _turn_key(state: GameState) -> object:
+    if state.turn is None or not state.players:
+        return state.phase
+    return state.current, state.players[state.current].turns
+
+
+def _entry(start: int, events: Sequence[Event], states: Sequence[GameState],
+           group: list[int], changes: list[Change]) -> dict[str, Any]:
+    first = states[group[0]]
+    lines = [text for i in group if (text := _line(events[i], states[i], states[i + 1]))]
+    namer = _namer(states[group[0]], states[group[-1] + 1], changes)
+    if isinstance(events[group[0]], CORRECTIONS):
+        title, text = "Correction", lines[0].removeprefix("Correction: ")
+    elif first.turn is not None and first.players and not isinstance(events[group[0]], Setup):
+        who = first.players[first.current].name
+        title = f"Round {narration.round_of(first)} · {who}"
+        text = _summary(changes, first.current, states[group[-1] + 1], namer) or lines[0]
+    else:
+        title, text = _phase_title(first, events[group[0]]), lines[0] if lines else ""
+    return {"index": start + group[0], "title": title, "text": text,
+            "lines": lines, "round": narration.round_of(first) or None}
+
+
+def _phase_title(state: GameState, event: Event) -> str:
+    if isinstance(event, Setup):
+        return "New game"
+    return {Phase.FINALE: "End of the game", Phase.OVER: "Game over"}.get(state.phase, "Table")
+
+
+def _namer(before: GameState, after: GameState, changes: Sequence[Change]) -> Namer:
+    return Namer(public_cards(before) | public_cards(after) | labels.shown(changes))
+
+
+def _line(event: Event, before: GameState, after: GameState) -> str | None:
+    """One event's line; a random pick says nothing but the shuffle it completes."""
+    pending = before.pending
+    if pending is not None and pending.is_chance and pending.kind is Kind.RANDOM:
+        shuffled = next((c for c in after.changes if c.kind == "automa-shuffle"), None)
+        return None if shuffled is None else narration.change_text(shuffled, after)
+    return narration.line(event, before, after, _namer(before, after, after.changes))
+
+
+_SUMMARY = ("automa-card", "deploy", "gain", "place", "place-under", "place-down", "move", "banish", "roll",
+            "steal", "block", "sovereign", "trigger", "automa-shuffle", "draw")
+
+
+def _summary(changes: Sequence[Change], seat: int, state: GameState, namer: Namer) -> str:
+    """A turn in one line: its moves, then the tokens each player gained or lost."""
+    parts = [_without_subject(narration.change_text(c, state, namer), state, seat, c)
+             for c in changes if c.kind in _SUMMARY]
+    totals: dict[tuple[int, str], int] = {}
+    for c in changes:
+        if c.kind in CONDITIONS and c.player is not None:
+            totals[(c.player, c.kind)] = totals.get((c.player, c.kind), 0) + c.amount
+    for (who, kind), amount in totals.items():
+        if amount:
+            name = "" if who == seat else f"{narration.player(state, who)} "
+            parts.append(f"{name}{amount:+d} {narration.titled(kind)}")
+    return ", ".join(p for p in parts if p)
+
+
+def _without_subject(text: str, state: GameState, seat: int, change: Change) -> str:
+    name = narration.player(state, seat)
+    if change.player == seat and text.startswith(f"{name} "):
+        return text[len(name) + 1:]
+    return text

@@ -1,0 +1,672 @@
+"""Narration: events, changes, decisions and the table's questions in plain words.
+
+The one place where the game becomes English. The phone page, the voice and the
+device's log all say what happened through these functions, so a card is always
+called by its printed name (never its id), a die roll is recognised by its event (never
+by its wording), and Au Toma's steps read the same on the page as they sound.
+
+Every function that may name a card takes ``names``: a callable that turns a card id
+into the words to use. The default, :func:`printed`, gives the printed name; the page
+passes one that withholds the cards the table has not seen.
+
+>>> from engine.board import Location
+>>> from engine.events import Lead, Roll, Face
+>>> event_text(Lead("colonel-valentin", Location.MARS))
+'Deploy Colonel Valentin to Mars'
+>>> roll_text(Face.SOVEREIGN, "Ann")
+'Ann rolled the Sovereign'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine import automa as her
+from engine.board import Bonus, Location
+from engine.cards import CARDS
+from engine.decisions import Decision, Kind
+from engine.errors import IllegalActionError
+from engine.events import (
+    Block,
+    Choose,
+    Decline,
+    DrawFromDeck,
+    DrawUnknown,
+    Event,
+    Face,
+    GainFrom,
+    Identify,
+    Lead,
+    Place,
+    Resolve,
+    RevealCard,
+    RevealHand,
+    Roll,
+    Scout,
+    SetHandCount,
+    SetLocation,
+    SetSovereign,
+    SetTokens,
+    Setup,
+)
+from engine.state import Change, GameState, Slot
+
+Names = Callable[[str | None], str]
+
+UNIDENTIFIED = "an unidentified card"
+UNKNOWN = "an unknown card"
+FACE_DOWN = "a face-down card"
+
+FACES = {
+    Face.HELIUM: "Helium",
+    Face.FLEET: "Fleet",
+    Face.INFLUENCE: "Influence",
+    Face.SOVEREIGN: "the Sovereign",
+    Face.REVEAL: "Reveal",
+    Face.BANISH: "Banish",
+}
+BONUSES = {Bonus.HELIUM: "Helium", Bonus.FLEET: "Fleet", Bonus.INFLUENCE: "Influence",
+           Bonus.SOVEREIGN: "the Sovereign"}
+
+
+def printed(card: str | None) -> str:
+    """A card's name as printed; never its id.
+
+    >>> printed("the-jackal"), printed(None), printed("no-such-card")
+    ('The Jackal', 'an unidentified card', 'an unknown card')
+    """
+    if card is None:
+        return UNIDENTIFIED
+    found = CARDS.get(card)
+    return found.name if found is not None else UNKNOWN
+
+
+def titled(value: str) -> str:
+    """A code word made readable: ``"face-down"`` → ``"Face down"``."""
+    return value.replace("-", " ").capitalize()
+
+
+def possessive(name: str) -> str:
+    """``"Ann"`` → ``"Ann's"``; the demo's player is called "You" (→ "Your")."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
+def player(state: GameState, index: int | None) -> str:
+    """A seat's name (``"Chance"`` for nobody's decision, ``"nobody"`` out of range)."""
+    if index is None:
+        return "Chance"
+    if 0 <= index < len(state.players):
+        return state.players[index].name
+    return "nobody"
+
+
+def ordinal(n: int) -> str:
+    """``3`` → ``"3rd"``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '22nd']
+    """
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def face_word(face: str) -> str:
+    """A die face in words (``"sovereign"`` → ``"the Sovereign"``)."""
+    try:
+        return FACES[Face(face)]
+    except ValueError:
+        return titled(face)
+
+
+def roll_text(face: str, who: str) -> str:
+    """A die roll, said the same on the page and by the voice."""
+    return f"{who} rolled {face_word(face)}"
+
+
+def round_of(state: GameState) -> int:
+    """The round: the current player's own turn number (both seats play in a round).
+
+    >>> from engine.game import Game
+    >>> from engine.setup import tracked_game
+    >>> from engine.events import SeatSpec
+    >>> game = Game(tracked_game((SeatSpec("Ann"), SeatSpec("Bo")),
+    ...             (("darrow",), ("sevro",), ("lorn",), ("victra",)), first=0))
+    >>> round_of(game.state)
+    1
+    """
+    if state.turn is None or not state.players:
+        return 0
+    return state.players[state.current].turns + 1
+
+
+# --- one event, without a game around it -----------------------------------------------
+
+
+def event_text(event: Event, names: Names = printed) -> str:
+    """What an event does, without knowing who did it (an option's label, an error).
+
+    >>> from engine.board import Location
+    >>> event_text(GainFrom(Location.LUNA)), event_text(Scout())
+    ('Gain the top card of Luna (+the Sovereign)', "Scout: turn over the deck's top card")
+    """
+    for kind, render in _TEXTS:
+        if isinstance(event, kind):
+            return render(event, names)
+    return _extension_text(event, names)
+
+
+def _lead(e: Lead, names: Names) -> str:
+    if e.location is None:
+        return "Skip the deploy (empty hand)"
+    return f"Deploy {names(e.card) if e.card else 'the card played'} to {e.location.label}"
+
+
+def _choose(e: Choose, names: Names) -> str:
+    if e.location is not None and e.index is not None:
+        return f"{_slot_name(e.value, names)} on {e.location.label} ({ordinal(e.index + 1)}" \
+               " from the bottom)"
+    if e.location is not None:
+        return e.location.label
+    if e.value in CARDS:
+        return names(e.value)
+    return titled(str(e.value))
+
+
+def _slot_name(card: str | None, names: Names) -> str:
+    return names(card) if card else UNIDENTIFIED
+
+
+def _setup(e: Setup, names: Names) -> str:
+    seats = ", ".join(_seat(s.name, s.house, s.automa) for s in e.seats)
+    return f"New game: {seats}; {e.seats[e.first_player].name} goes first"
+
+
+def _seat(name: str, house: object, automa: bool) -> str:
+    if automa:
+        return name if name == her.AUTOMA_NAME else f"{name} (Au Toma)"
+    return f"{name} (House {titled(str(house))})" if house else name
+
+
+_TEXTS: tuple[tuple[type[Event], Callable[..., str]], ...] = (
+    (Setup, _setup),
+    (Lead, _lead),
+    (Scout, lambda e, n: "Scout: turn over the deck's top card"),
+    (GainFrom, lambda e, n: f"Gain the top card of {e.location.label}"
+                            f" (+{BONUSES[e.location.bonus]})"),
+    (DrawFromDeck, lambda e, n: "Draw the deck's top card and roll the die"),
+    (Place, lambda e, n: f"Place {n(e.card) if e.card else 'the turned-over card'} on"
+                         f" {e.location.label}"),
+    (Roll, lambda e, n: f"The die shows {face_word(e.face)}"),
+    (Choose, _choose),
+    (Decline, lambda e, n: "Decline"),
+    (Block, lambda e, n: f"Block with {n(e.card)}"),
+    (RevealHand, lambda e, n: "The hand is laid out face up"),
+    (Resolve, lambda e, n: f"End-of-game option {e.index + 1}"),
+    (Identify, lambda e, n: f"The {ordinal(e.index + 1)} card from the bottom of"
+                            f" {e.location.label} is {n(e.card)}"),
+    (DrawUnknown, lambda e, n: f"Player {e.player + 1} drew {_cards(e.count, 'unseen card')}"),
+    (SetHandCount, lambda e, n: f"Player {e.player + 1} holds {_cards(e.count, 'card')}"),
+    (SetLocation, lambda e, n: f"{e.location.label} holds "
+                               f"{', '.join(_slot_name(c, n) for c in e.cards) or 'no cards'}"),
+    (SetTokens, lambda e, n: f"Player {e.player + 1} has {e.helium} Helium, {e.influence}"
+                             f" Influence, Fleet {e.fleet}"),
+    (SetSovereign, lambda e, n: "Nobody holds the Sovereign" if e.player is None
+                                else f"Player {e.player + 1} holds the Sovereign"),
+    (RevealCard, lambda e, n: f"Player {e.player + 1} showed {n(e.card)}"),
+)
+
+
+def _cards(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _extension_text(event: Event, names: Names) -> str:
+    """Events registered by rule modules (Au Toma's confirmations), else the type's name."""
+    step = automa_step_text(event, names)
+    if step is not None:
+        return f"{her.AUTOMA_NAME}: {step[0].lower()}{step[1:]}"
+    return titled(_words(type(event).__name__))
+
+
+def _words(camel: str) -> str:
+    return "".join(f"-{c.lower()}" if c.isupper() and i else c.lower()
+                   for i, c in enumerate(camel))
+
+
+# --- answers to a decision, in the game they answer --------------------------------------
+
+
+def answer_text(event: Event, state: GameState, names: Names = printed) -> str:
+    """An option of ``state``'s pending decision: what choosing it does, in a few words."""
+    pending = state.pending
+    if pending is not None and pending.is_chance and pending.kind is Kind.RANDOM:
+        return "A random pick"  # the outcome (a shuffle's order) stays unseen
+    if isinstance(event, GainFrom):
+        top = slot_text(state.top(event.location), names)
+        return (f"Gain {top} from {event.location.label}"
+                f" (+{BONUSES[event.location.bonus]})")
+    if isinstance(event, Choose) and event.location is not None and event.index is not None:
+        stack = state.stack_at(event.location)
+        slot = stack[event.index] if 0 <= event.index < len(stack) else Slot(event.value)
+        return f"{slot_text(slot, names)} on {event.location.label}" \
+               f" ({ordinal(event.index + 1)} from the bottom)"
+    if isinstance(event, Choose) and event.value is not None and event.value.isdigit():
+        return player(state, int(event.value))  # a seat (who loses, who picks first…)
+    if isinstance(event, Resolve):
+        return _resolve_text(event, state)
+    done = automa_step_text(event, names)
+    if done is not None:
+        return f"Done: {done[0].lower()}{done[1:]}"
+    return event_text(event, names)
+
+
+def slot_text(slot: Slot | None, names: Names = printed) -> str:
+    """A stack card as the table sees it (a face-down card is never named)."""
+    if slot is None:
+        return "nothing"
+    if slot.face_down:
+        return FACE_DOWN
+    return _slot_name(slot.card, names)
+
+
+def _resolve_text(event: Resolve, state: GameState) -> str:
+    """An end-of-game ability's option, as the finale words it (printed names already)."""
+    from engine import finale
+
+    decision = finale.decision(state.finale) if state.finale is not None else None
+    if decision is None or not 0 <= event.index < len(decision.options):
+        return f"End-of-game option {event.index + 1}"
+    return decision.options[event.index].label
+
+
+def prompt_text(decision: Decision, state: GameState, names: Names = printed) -> str:
+    """The question a decision asks, with every card it carries called by its name.
+
+    The engine's prompts are written where each rule asks; the cards they mention are
+    the ability's own card and the cards offered, which the decision carries as data.
+    """
+    if decision.is_chance and decision.kind is Kind.RANDOM:
+        return "A random pick (the companion draws it)"
+    step = _automa_step(decision, state)
+    if step is not None:
+        return f"{player(state, decision.player)}: {step[0].lower()}{step[1:]}"
+    text = decision.prompt
+    for card in _carried(decision):
+        text = text.replace(card, names(card))
+    return text
+
+
+def _carried(decision: Decision) -> list[str]:
+    """The card ids a decision carries (longest first, so none is part of another)."""
+    found = {decision.then.card} | {v for v in decision.then.data if isinstance(v, str)}
+    for option in decision.options:
+        found.update(getattr(option, name, None) for name in ("card", "value"))
+    return sorted((c for c in found if isinstance(c, str) and c in CARDS), key=len,
+                  reverse=True)
+
+
+# --- a log line: who did what -------------------------------------------------------------
+
+
+def line(event: Event, before: GameState, after: GameState, names: Names = printed) -> str:
+    """One event in the log: who did what (corrections say what was corrected)."""
+    if isinstance(event, Setup):
+        return _setup(event, names)
+    if isinstance(event, Roll):
+        rolled = next((c.player for c in after.changes if c.kind == "roll"), None)
+        return roll_text(event.face, player(before, rolled) if rolled is not None else "The die")
+    correction = _correction(event, after, names)
+    if correction is not None:
+        return correction
+    pending = before.pending
+    if pending is None:
+        return answer_text(event, before, names)
+    if pending.is_chance:
+        return "A card drawn at random" if pending.kind is Kind.RANDOM else \
+            answer_text(event, before, names)
+    who = player(before, pending.player)
+    if automa_step_text(event) is not None and before.players[pending.player].automa:
+        return f"{who}: {_done(after, names) or automa_step_text(event, names)}"
+    if isinstance(event, Choose) and pending.kind is Kind.CHOOSE:
+        return f"{prompt_text(pending, before, names)} {answer_text(event, before, names)}"
+    return f"{who}: {answer_text(event, before, names)}"
+
+
+def _done(after: GameState, names: Names) -> str:
+    """What one of Au Toma's steps did, from its changes, without her name."""
+    parts = []
+    for change in after.changes:
+        if change.kind == "place":
+            parts.append(f"put {names(change.card)} on {_place(change.target, '')}"
+                         if change.card else f"put a card on {_place(change.target, '')}")
+        elif change.kind in ("gain", "banish", "sovereign", *_TOKEN_CHANGES):
+            text = change_text(change, after, names)
+            name = player(after, change.player)
+            parts.append(text.removeprefix(f"{name} ") if change.player is not None else text)
+    return ", ".join(parts)
+
+
+def _correction(event: Event, state: GameState, names: Names) -> str | None:
+    who = player(state, getattr(event, "player", None))
+    if isinstance(event, SetLocation):
+        return f"Correction: {event_text(event, names)}"
+    if isinstance(event, SetTokens):
+        return (f"Correction: {who} has {event.helium} Helium, {event.influence} Influence,"
+                f" Fleet {event.fleet}")
+    if isinstance(event, SetSovereign):
+        return "Correction: nobody holds the Sovereign" if event.player is None else (
+            f"Correction: the Sovereign is with {who}")
+    if isinstance(event, SetHandCount):
+        return f"Correction: {who} holds {_cards(event.count, 'card')}"
+    if isinstance(event, Identify):
+        return (f"Identified: {names(event.card)}, the {ordinal(event.index + 1)} card from"
+                f" the bottom of {event.location.label}")
+    if isinstance(event, DrawUnknown):
+        return f"{who} drew {_cards(event.count, 'unseen card')}"
+    if isinstance(event, RevealCard):
+        return f"{who} showed {names(event.card)}"
+    return None
+
+
+# --- changes: the visible consequences of an event ---------------------------------------
+
+
+def change_text(change: Change, state: GameState, names: Names = printed) -> str:
+    """One visible consequence of an event, with its subject."""
+    who = player(state, change.player)
+    token = _TOKEN_CHANGES.get(change.kind)
+    if token is not None:
+        return f"{who} {change.amount:+d} {token}"
+    if change.kind == "roll":  # the face travels in the card field
+        return roll_text(change.card or "?", who)
+    if change.kind == "automa-card":  # her card's number travels in the card field
+        return f"{who} played her card {change.card}"
+    phrase = _CHANGES.get(change.kind)
+    if phrase is None:
+        return titled(change.kind)
+    card = names(change.card) if change.card in CARDS else "a card"
+    return phrase.format(who=who, whose=possessive(who), card=card,
+                         source=_place(change.source, who), target=_place(change.target, who))
+
+
+def _place(where: str | None, who: str) -> str:
+    if where is None:
+        return "somewhere"
+    if where == "hand":
+        return f"{possessive(who)} hand".replace("Your hand", "your hand")
+    if where == "deck":
+        return "the deck"
+    if where == "banished":
+        return "the banished pile"
+    try:
+        return Location(where).label
+    except ValueError:
+        return titled(where)
+
+
+_TOKEN_CHANGES = {"helium": "Helium", "influence": "Influence", "fleet": "Fleet"}
+_CHANGES = {
+    "turn": "{whose} turn",
+    "deploy": "{who} deployed {card} to {target}",
+    "place": "{card} placed on {target}",
+    "gain": "{who} gained {card} from {source}",
+    "draw": "{who} drew a card",
+    "move": "{card} moved from {source} to {target}",
+    "banish": "{card} banished from {source}",
+    "reveal": "{card} turned over from the deck",
+    "sovereign": "{who} took the Sovereign",
+    "trigger": "{who} triggered the end of the game",
+    "tokens": "{whose} tokens corrected",
+    "block": "{who} blocked with {card}",
+    "finale": "Every turn is played: end-of-game abilities",
+    "end-of-game": "{who}: {card}'s end-of-game ability resolved",
+    "automa-card": "{who} turned over her next card",
+    "automa-shuffle": "{whose} deck was shuffled",
+    "automa-skip": "{who} had nothing to do there",
+    "steal": "{who} took {card} from another hand",
+    "to-deck": "{card} went back into the deck",
+    "look": "{who} looked at the deck's top cards",
+    "place-under": "{card} put under a card on {target}",
+    "place-down": "A card placed face down on {target}",
+    "over": "Game over",
+}
+
+
+# --- Au Toma's steps ------------------------------------------------------------------------
+
+
+def automa_step_text(event: Event, names: Names = printed) -> str | None:
+    """One of Au Toma's physical steps, by the confirmation that settles it (else None).
+
+    >>> from engine.board import Location
+    >>> automa_step_text(her.GAINS[Location.MARS])
+    'Gain the top card of Mars'
+    """
+    if isinstance(event, Place) and event.card is None:
+        return f"Deploy the deck's top card to {event.location.label}"
+    if isinstance(event, her.AutomaGain):
+        return f"Gain the top card of {event.location.label}"
+    if isinstance(event, her.AutomaToken):
+        if event.bonus is Bonus.FLEET:
+            return "Bonus: her ship 1 space up the Fleet Track"
+        if event.bonus is Bonus.SOVEREIGN:
+            return "Bonus: the Sovereign token"
+        return f"Bonus: 1 {BONUSES[event.bonus]}"
+    if isinstance(event, her.AutomaBanish):
+        what = f" ({names(event.card)})" if event.card else ""
+        return f"Banish the deck's top card{what}"
+    return None
+
+
+def automa_waits_for(event: Event) -> str:
+    """What the companion waits for before her next step (the camera, or AUTOMA)."""
+    if isinstance(event, Place):
+        return f"The camera waits for the deck's top card on {event.location.label}"
+    if isinstance(event, her.AutomaGain):
+        return f"The camera waits for {possessive(event.location.label)} top card to go"
+    return "Press AUTOMA once it is done"
+
+
+def _automa_step(decision: Decision, state: GameState) -> str | None:
+    if decision.kind is not Kind.CONFIRM or decision.player is None or not decision.options:
+        return None
+    if not state.players[decision.player].automa:
+        return None
+    return automa_step_text(decision.options[0])
+
+
+class StepStatus(StrEnum):
+    """Where a step of her card stands."""
+
+    DONE = "done"
+    NOW = "now"
+    NEXT = "next"
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaStep:
+    """One physical step of her card: the confirmation that settles it, and where it is."""
+
+    event: Event
+    status: StepStatus
+
+    def text(self, names: Names = printed) -> str:
+        return automa_step_text(self.event, names) or event_text(self.event, names)
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaTurn:
+    """Au Toma's card in play: its number and its steps, done, in progress and to come."""
+
+    seat: int
+    card: int
+    steps: tuple[AutomaStep, ...]
+
+    @property
+    def now(self) -> AutomaStep | None:
+        return next((s for s in self.steps if s.status is StepStatus.NOW), None)
+
+
+def automa_turn(states: Sequence[GameState]) -> AutomaTurn | None:
+    """Her card in play at ``states[-1]`` and its steps (None when she has no card out).
+
+    ``states`` are consecutive states, oldest first; the steps already done are read from
+    them, the one in progress is the pending confirmation, and those to come are found by
+    confirming ahead on a copy (the rules are pure).
+    """
+    state = states[-1] if states else None
+    card = _her_card(state)
+    if state is None or card is None:
+        return None
+    seat = state.automa.seat
+    done = [AutomaStep(s.pending.options[0], StepStatus.DONE)
+            for s in _earlier(states, card)
+            if _her_confirm(s, seat) is not None and s.pending is not None]
+    return AutomaTurn(seat, card, (*done, *_ahead(state, seat, card)))
+
+
+def _her_card(state: GameState | None) -> int | None:
+    info = getattr(state, "automa", None)
+    current = getattr(info, "current", None)
+    return current if isinstance(current, int) else None
+
+
+def _earlier(states: Sequence[GameState], card: int) -> list[GameState]:
+    """The states since her card was turned over, before the latest."""
+    out: list[GameState] = []
+    for state in reversed(states[:-1]):
+        if _her_card(state) != card:
+            break
+        out.append(state)
+    return out[::-1]
+
+
+def _her_confirm(state: GameState, seat: int) -> Event | None:
+    pending = state.pending
+    if pending is None or pending.player != seat or pending.kind is not Kind.CONFIRM:
+        return None
+    return pending.options[0] if len(pending.options) == 1 else None
+
+
+def _ahead(state: GameState, seat: int, card: int) -> list[AutomaStep]:
+    from engine.rules import apply
+
+    steps: list[AutomaStep] = []
+    while (option := _her_confirm(state, seat)) is not None and _her_card(state) == card:
+        steps.append(AutomaStep(option, StepStatus.NEXT if steps else StepStatus.NOW))
+        try:
+            state = apply(state, option)
+        except IllegalActionError:
+            break  # a step the table must name (her banish while tracking)
+    return steps
+
+
+# --- the tracker's questions -----------------------------------------------------------------
+
+
+class Ask(StrEnum):
+    """What the table is asked about what the camera saw (the tracker's question kinds)."""
+
+    UNEXPECTED = "unexpected"  # nothing explains the change
+    COVERED_CARD = "covered card"  # a card left from under others: which one?
+    ORDER = "order"  # several sequences of moves fit the views
+    LOCATION = "location"  # the camera cannot read a location: what is on top?
+
+
+class Answer(StrEnum):
+    """What choosing a reading does."""
+
+    PLAY = "play"  # these moves happened (from the tracker's last settled point)
+    IGNORE = "ignore"  # the camera is wrong
+    CORRECT = "correct"  # the table is as the camera sees it: correct the game
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One answer to a question: the events it plays and what kind of answer it is."""
+
+    events: tuple[Event, ...]
+    answer: Answer = Answer.PLAY
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question for the table, as data: its kind, what it is about, its readings.
+
+    ``player`` is whose moves the readings are; ``location`` the location asked about;
+    ``again``: asked a second time (the camera still cannot read it).
+    """
+
+    kind: Ask
+    readings: tuple[Reading, ...] = ()
+    player: int | None = None
+    location: Location | None = None
+    again: bool = False
+
+
+def question_text(question: Question) -> str:
+    """The question itself.
+
+    >>> from engine.board import Location
+    >>> question_text(Question(Ask.LOCATION, location=Location.LUNA))
+    'What is on top of Luna?'
+    >>> question_text(Question(Ask.COVERED_CARD, location=Location.MARS))
+    'Which card was taken from Mars?'
+    """
+    where = question.location.label if question.location is not None else "there"
+    if question.kind is Ask.LOCATION:
+        return f"What is on top of {where}{' now' if question.again else ''}?"
+    if question.kind is Ask.COVERED_CARD:
+        return f"Which card was taken from {where}?"
+    if question.kind is Ask.ORDER:
+        return "The camera saw a move that could mean:"
+    return "The camera saw a change nobody expected:"
+
+
+def reading_text(reading: Reading, start: GameState, who: int | None = None,
+                 names: Names = printed) -> str:
+    """One reading as a button: who did what, or what ignoring or correcting does.
+
+    ``start`` is the state the reading's events are played from.
+    """
+    if reading.answer is Answer.IGNORE:
+        return "The camera is wrong: ignore it"
+    if reading.answer is Answer.CORRECT:
+        return "The table is as the camera sees it: correct it"
+    if not reading.events:
+        return "Nothing happened"
+    seat = start.current if who is None and start.players else who
+    return f"{player(start, seat)}: {moves_text(reading.events, start, names)}"
+
+
+def moves_text(events: Sequence[Event], start: GameState, names: Names = printed) -> str:
+    """A few moves played from ``start``, as one sentence without its subject."""
+    from engine.rules import apply
+
+    parts, state = [], start
+    for event in events:
+        parts.append(_move(event, state, names))
+        try:
+            state = apply(state, event)
+        except IllegalActionError:
+            pass  # worded as far as the rules follow; the rest keeps the first state
+    return "; ".join(parts)
+
+
+def _move(event: Event, state: GameState, names: Names) -> str:
+    if isinstance(event, Lead) and event.location is not None:
+        return f"deployed {names(event.card) if event.card else 'a card'} to" \
+               f" {event.location.label}"
+    if isinstance(event, GainFrom):
+        return f"gained {slot_text(state.top(event.location), names)} from" \
+               f" {event.location.label}"
+    if isinstance(event, Place):
+        return f"placed {names(event.card) if event.card else 'a card'} on" \
+               f" {event.location.label}"
+    if isinstance(event, DrawFromDeck):
+        return "took the deck's top card and rolled the die"
+    text = answer_text(event, state, names)
+    return text[0].lower() + text[1:]
