@@ -144,7 +144,11 @@ class Appliance:
 
         voice = Voice(self.config.voice.command, on_error=self._notice("voice"))
         if not voice.enabled:
-            log.info("voice off: %s is not installed", self.config.voice.command[0])
+            program = self.config.voice.command[0] if self.config.voice.command else "espeak-ng"
+            # Said once on the console, whatever the log level: the voice is half of
+            # following Au Toma's turn hands-free.
+            self._say(f"voice off: {program} is not installed (sudo apt install espeak-ng"
+                      " turns it on; --quiet silences this)")
             return
         self.service.listeners.append(Announcer(voice))
         self._closers.append(voice.close)
@@ -179,17 +183,16 @@ class Appliance:
 
         web = self.config.web
         _check_port(web.host, web.port)
-        app = create_app({"TABLE_PIN": self.pin, "SSE_MAX_CLIENTS": web.max_clients},
-                         service=self.service)
+        app = create_app({"TABLE_PIN": self.pin, "SSE_MAX_CLIENTS": web.max_clients,
+                          "LISTEN_HOST": web.host or "0.0.0.0"}, service=self.service)
         self.server = Server(app, web.host, web.port).start()
         self._closers.append(self.server.stop)
         port = int(self.server.url.rsplit(":", 1)[1])  # the real one when [web] port = 0
         self.journal_lock.note(port)  # so a second companion's refusal names the page
-        self.url = f"http://{'127.0.0.1' if web.host in ('0.0.0.0', '') else web.host}:{port}"
-        where = self.url
-        if web.host in ("0.0.0.0", ""):  # phones on the table's network use the Pi's name
-            where += f" and http://{socket.gethostname()}.local:{port}"
-        self._say(f"page on {where}  (table PIN {self.pin})")
+        everywhere = web.host in ("0.0.0.0", "", "::")
+        self.url = f"http://{'127.0.0.1' if everywhere else web.host}:{port}"
+        self._say(f"page on {self.url}  (table PIN {self.pin})")
+        self._say(lan_line(web.host, port, everywhere))
 
     def _start_capture(self) -> None:
         cam = self.config.camera
@@ -357,6 +360,17 @@ def _check_port(host: str, port: int) -> None:
         except OSError as exc:
             raise StartError(f"cannot serve on {host}:{port}: {exc.strerror} "
                              "(another companion running? try --port)") from exc
+
+
+def lan_line(host: str, port: int, everywhere: bool) -> str:
+    """Where phones at the table open the page, or how to let them in."""
+    if everywhere:  # phones on the table's network use the Pi's name (or its address)
+        return (f"phones on this Wi-Fi: http://{socket.gethostname()}.local:{port}/"
+                " (or the address `hostname -I` prints); /join shows a QR code")
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return "phones cannot reach the page: it listens on this machine only; start with" \
+               " --host 0.0.0.0 to let the table's phones in"
+    return f"phones on this network: http://{host}:{port}/ (/join shows a QR code)"
 
 
 def manual_calibration(corners: list[list[float]]) -> Any:

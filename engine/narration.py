@@ -19,6 +19,7 @@ passes one that withholds the cards the table has not seen.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -328,11 +329,15 @@ def line(event: Event, before: GameState, after: GameState, names: Names = print
         return "A card drawn at random" if pending.kind is Kind.RANDOM else \
             answer_text(event, before, names)
     who = player(before, pending.player)
-    if automa_step_text(event) is not None and before.players[pending.player].automa:
+    if automa_step_text(event) is not None and _is_automa(before, pending.player):
         return f"{who}: {_done(after, names) or automa_step_text(event, names)}"
     if isinstance(event, Choose) and pending.kind is Kind.CHOOSE:
         return f"{prompt_text(pending, before, names)} {answer_text(event, before, names)}"
     return f"{who}: {answer_text(event, before, names)}"
+
+
+def _is_automa(state: GameState, seat: int | None) -> bool:
+    return seat is not None and 0 <= seat < len(state.players) and state.players[seat].automa
 
 
 def _done(after: GameState, names: Names) -> str:
@@ -473,7 +478,7 @@ def automa_waits_for(event: Event) -> str:
 def _automa_step(decision: Decision, state: GameState) -> str | None:
     if decision.kind is not Kind.CONFIRM or decision.player is None or not decision.options:
         return None
-    if not state.players[decision.player].automa:
+    if not _is_automa(state, decision.player):
         return None
     return automa_step_text(decision.options[0])
 
@@ -519,12 +524,11 @@ def automa_turn(states: Sequence[GameState]) -> AutomaTurn | None:
     """
     state = states[-1] if states else None
     card = _her_card(state)
-    if state is None or card is None:
+    if state is None or card is None or state.automa is None:
         return None
     seat = state.automa.seat
-    done = [AutomaStep(s.pending.options[0], StepStatus.DONE)
-            for s in _earlier(states, card)
-            if _her_confirm(s, seat) is not None and s.pending is not None]
+    done = [AutomaStep(step, StepStatus.DONE) for s in _earlier(states, card)
+            if (step := _her_confirm(s, seat)) is not None]
     return AutomaTurn(seat, card, (*done, *_ahead(state, seat, card)))
 
 
@@ -649,10 +653,9 @@ def moves_text(events: Sequence[Event], start: GameState, names: Names = printed
     parts, state = [], start
     for event in events:
         parts.append(_move(event, state, names))
-        try:
+        # Worded as far as the rules follow; the rest is worded against the last state.
+        with contextlib.suppress(IllegalActionError):
             state = apply(state, event)
-        except IllegalActionError:
-            pass  # worded as far as the rules follow; the rest keeps the first state
     return "; ".join(parts)
 
 

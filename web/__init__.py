@@ -35,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_MAX_CLIENTS": device_defaults()["web"]["max_clients"],
     "ENGINE_TIMEOUT": 5.0,  # seconds to wait for the engine thread to apply a command
     "PUBLIC_URL": None,  # the address /join encodes; None: worked out from the request
+    "LISTEN_HOST": None,  # the address the server listens on (loopback only: /join says so)
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Strict",

@@ -1,4 +1,4 @@
-"""The HTML pages: the table view, and ``/join`` with a QR code of the page's address."""
+"""The HTML pages: the table view, ``/join`` with a QR code of the page's address, the icon."""
 
 from __future__ import annotations
 
@@ -7,16 +7,27 @@ import socket
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 from markupsafe import Markup
 
 bp = Blueprint("pages", __name__)
+
+LAN_HINT = "Phones cannot reach this page yet: the companion listens on this machine only." \
+           " Start it with --host 0.0.0.0 to let the table's phones in."
 
 
 @bp.get("/")
 def index() -> str:
     """The table view (rendered in the browser from the event stream)."""
     return render_template("index.html")
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for this whatever the page links: the same icon, never a 404."""
+    response = current_app.send_static_file("icon.svg")
+    response.mimetype = "image/svg+xml"
+    return response
 
 
 @bp.get("/join")
@@ -26,7 +37,8 @@ def join() -> str:
     qr = segno.make(url, error="m")
     svg = qr.svg_inline(scale=8, dark="#000", light="#fff", omitsize=True,
                         title="Address of this page")
-    return render_template("join.html", url=url, qr=Markup(svg))
+    hint = LAN_HINT if local_only() and not current_app.config.get("PUBLIC_URL") else ""
+    return render_template("join.html", url=url, qr=Markup(svg), hint=hint)
 
 
 def public_url() -> str:
@@ -34,17 +46,24 @@ def public_url() -> str:
 
     ``PUBLIC_URL`` when configured; otherwise the address this request came in on,
     unless that is the Pi's own loopback, which no phone can reach: then the Pi's
-    mDNS name, ``<hostname>.local``.
+    mDNS name, ``<hostname>.local`` — when the server listens beyond loopback
+    (``LISTEN_HOST``); listening on loopback only, the loopback address is all there is.
     """
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return str(configured)
     parts = urlsplit(request.host_url)
     host = parts.hostname or "localhost"
-    if _is_loopback(host):
+    if is_loopback(host) and not local_only():
         port = f":{parts.port}" if parts.port else ""
         return f"{parts.scheme}://{mdns_name()}{port}/"
     return request.host_url
+
+
+def local_only() -> bool:
+    """True when the server listens on a loopback address only (``LISTEN_HOST``)."""
+    listen = current_app.config.get("LISTEN_HOST")
+    return listen is not None and is_loopback(str(listen))
 
 
 def mdns_name() -> str:
@@ -53,7 +72,8 @@ def mdns_name() -> str:
     return f"{name}.local"
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """``localhost``, ``127.0.0.1``, ``::1``…"""
     if host == "localhost":
         return True
     try:

@@ -447,8 +447,8 @@ def _line(event: Event, before: GameState, after: GameState) -> str | None:
     return narration.line(event, before, after, _namer(before, after, after.changes))
 
 
-_SUMMARY = ("automa-card", "deploy", "gain", "place", "place-under", "place-down", "move", "banish", "roll",
-            "steal", "block", "sovereign", "trigger", "automa-shuffle", "draw")
+_SUMMARY = ("automa-card", "deploy", "gain", "place", "place-under", "place-down", "move",
+            "banish", "roll", "steal", "block", "sovereign", "trigger", "automa-shuffle", "draw")
 
 
 def _summary(changes: Sequence[Change], seat: int, state: GameState, namer: Namer) -> str:

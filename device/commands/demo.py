@@ -1,7 +1,7 @@
 """``companion run``, ``companion demo`` and ``companion doctor``.
 
-    companion run [--config PATH]          # on a Pi: real camera, GPIO buttons and LED
-    companion demo [--port 8080] [--seed 1] [--interval 1.5] [--quiet]
+    companion run [--config PATH] [--host 0.0.0.0] [--port 8080]   # on a Pi
+    companion demo [--host 127.0.0.1] [--port 8080] [--seed 1] [--interval 1.5] [--quiet]
     companion doctor [--config PATH]       # what `run` needs, and how to fix what is missing
 """
 
@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                          description="The product on a Raspberry Pi: camera, GPIO buttons "
                                      "and LED, voice, the page. Settings: docs/config.md.")
     _config_option(run)
+    run.add_argument("--host", help="address to serve the page on (default: [web] host, "
+                     f"{defaults()['web']['host']}: every network, so phones can reach it)")
     run.add_argument("--port", type=int,
                      help=f"serve the page on this port (default: [web] port, {port})")
     run.set_defaults(handler=run_command)
@@ -30,7 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     demo = sub.add_parser("demo", help="the whole product on this machine, with a "
                           "synthetic table camera and a scripted game against Au Toma")
     _config_option(demo)
-    demo.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    demo.add_argument("--host", default="127.0.0.1",
+                      help="address to serve on (default 127.0.0.1: this machine only; "
+                           "0.0.0.0 lets phones on the network in)")
     demo.add_argument("--port", type=int, help=f"page port (default: [web] port, {port})")
     demo.add_argument("--seed", type=int, default=1, help="the scripted game's seed")
     demo.add_argument("--interval", type=float, default=1.5,
@@ -58,6 +62,8 @@ def run_command(args: argparse.Namespace) -> int:
     cfg = settings.load(args.config)
     if args.port is not None:
         cfg = cfg.replace("web", port=args.port)
+    if args.host is not None:
+        cfg = cfg.replace("web", host=args.host)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     return _run(Appliance(cfg))
 

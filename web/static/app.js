@@ -67,28 +67,31 @@
 
   function render(d) {
     if (doc && d.boot === doc.boot && d.seq < doc.seq) return; // an older reply arriving late
-    const rolled = Boolean(doc && doc.seq !== d.seq && d.log.length &&
-      d.log[0].text.startsWith("The die shows"));
+    const roll = d.last_roll;
+    const rolled = Boolean(doc && roll && (!doc.last_roll || doc.last_roll.index !== roll.index));
+    const fresh = !doc || d.kind === "new-game" || d.boot !== doc.boot;
     doc = d;
     renderHeader(d, rolled);
-    renderNotice(d);
+    renderNotice(d, fresh);
+    renderOver(d);
+    renderPlayers(d);
+    renderAutoma(d);
     renderQuestion(d);
     renderDecision(d);
     renderLocations(d);
-    renderPlayers(d);
-    renderEndgame(d);
-    renderAutoma(d);
-    renderScorepad(d);
     renderLog(d);
+    renderFinished(d);
     renderControls(d);
   }
 
   // --- read-only parts -----------------------------------------------------------------
   function renderHeader(d, rolled) {
     const t = d.turn;
-    $("turn").textContent = t ? `Turn ${t.number} · ${t.name}` : phaseText(d.phase);
+    $("turn").textContent = t ? `Round ${t.round} · ${t.name}` : phaseText(d.phase);
+    $("step").textContent = stepText(d);
     const roll = $("roll");
-    roll.textContent = d.last_roll ? `Die: ${d.last_roll.label}` : "No roll yet";
+    roll.hidden = !d.last_roll;
+    roll.textContent = d.last_roll ? d.last_roll.text : "";
     roll.dataset.face = d.last_roll ? d.last_roll.face : "";
     if (rolled) {
       roll.classList.add("roll-new");
@@ -97,13 +100,23 @@
     $("deck").textContent = `Deck ${d.deck_count}`;
   }
 
+  // The one thing the table is waiting for, in the header of every screen.
+  function stepText(d) {
+    if (d.question) return `Camera: ${d.question.prompt}`;
+    const turn = d.automa && d.automa.turn;
+    if (turn && turn.waiting) return turn.waiting;
+    if (d.pending) return d.pending.prompt;
+    return d.phase === "over" && d.scorepad && d.scorepad.available ? winnersText(d.scorepad) : "";
+  }
+
   function phaseText(phase) {
     return { setup: "No game yet", finale: "End-of-game abilities", over: "Game over" }[phase] || "";
   }
 
-  function renderNotice(d) {
-    if (!d.notice) return;
+  function renderNotice(d, fresh) {
     const el = $("notice");
+    if (fresh) { el.hidden = true; clearTimeout(noticeTimer); } // nothing from a game before
+    if (!d.notice) return;
     el.textContent = d.notice;
     el.hidden = false;
     clearTimeout(noticeTimer);
@@ -130,58 +143,83 @@
   }
 
   function renderPlayers(d) {
-    fill($("players"), d.players.map((p) => h("article", { class: `player${p.current ? " current" : ""}` },
-      h("div", { class: "player-head" },
-        h("span", {}, h("span", { class: "player-name", text: p.name }), " ", h("span", { class: "muted", text: p.house_name })),
-        h("span", {}, p.current ? h("span", { class: "badge", text: "Playing" }) : null, " ",
-          p.sovereign ? h("span", { class: "badge", text: "Sovereign" }) : null)),
-      h("div", { class: "stats" },
-        stat(p.helium, "Helium"), stat(p.influence, "Influence"),
-        stat(p.fleet, `Fleet · ${p.fleet_points} pts`), stat(p.hand, "in hand")))));
-  }
-
-  const stat = (value, label) => h("div", { class: "stat" }, h("b", { text: value }), h("span", { text: label }));
-
-  function renderEndgame(d) {
+    fill($("players").tBodies[0], d.players.map((p) => h("tr", { class: p.current ? "current" : "" },
+      h("th", { scope: "row" }, h("span", { class: "player-name", text: p.name }),
+        h("span", { class: "player-meta" }, p.automa ? "Au Toma" : p.house_name.replace("House ", ""),
+          p.current ? [" ", h("span", { class: "badge", text: "playing" })] : null,
+          p.sovereign ? [" ", h("span", { class: "badge", text: "Sovereign" })] : null)),
+      token(p, "helium"), token(p, "influence"),
+      h("td", { class: p.conditions.fleet ? "met" : "" }, String(p.fleet),
+        h("small", { text: `${p.fleet_points} pts` })),
+      h("td", { text: p.hand }))));
     const e = d.endgame;
     $("endgame-text").textContent = e.triggered && e.by && d.phase === "playing"
       ? `${e.text} (triggered by ${e.by})` : e.text;
-    fill($("meter").tBodies[0], d.players.map((p) => h("tr", {},
-      h("th", { scope: "row", text: p.name }),
-      ["helium", "influence", "fleet"].map((k) => h("td", { class: p.conditions[k] ? "met" : "" },
-        p.conditions[k] ? `✓ ${p[k]}` : String(p[k]))))));
   }
+
+  // A token count; 7 or more meets that end-game condition (green with a tick).
+  const token = (p, key) => h("td", { class: p.conditions[key] ? "met" : "" }, String(p[key]));
 
   function renderAutoma(d) {
     const a = d.automa;
-    $("automa").hidden = !a;
-    if (!a) return;
-    const rows = [["Step", a.step ?? "–"], ["Level", a.level ?? "–"], ["Parity", a.parity ?? "–"],
-      ["Helium", a.helium], ["Influence", a.influence], ["Fleet", `${a.fleet} (${a.fleet_points} pts)`],
-      ["Cards in hand", a.hand]];
-    fill($("automa-facts"), rows.map(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })]));
+    const turn = a && a.turn;
+    $("automa-turn").hidden = !turn;
+    if (!turn) return;
+    $("automa-title").textContent = `${a.name} plays her card ${turn.card}`;
+    fill($("automa-steps"), turn.steps.map((s) => h("li", { class: s.status },
+      s.status === "now" ? h("span", { class: "visually-hidden", text: "Now: " }) : null,
+      s.status === "done" ? h("span", { class: "visually-hidden", text: "Done: " }) : null, s.text)));
+    $("automa-waiting").textContent = turn.waiting || "";
+    $("automa-waiting").hidden = !turn.waiting;
+    $("automa-facts").textContent = [`Level ${a.level ?? "–"}`,
+      a.parity ? `her ${a.parity} cards score more` : null,
+      a.deck !== null ? `${a.deck} cards left in her deck` : null].filter(Boolean).join(" · ");
   }
 
-  function renderScorepad(d) {
+  function winnersText(s) {
+    return `${s.winners.length > 1 ? "Winners" : "Winner"}: ${s.winners.join(" and ")}` +
+      (s.by_sovereign ? " (the Sovereign breaks the tie)" : "");
+  }
+
+  function renderOver(d) {
     const s = d.scorepad;
-    $("scorepad").hidden = !s;
+    $("over").hidden = !s;
     if (!s) return;
     $("scorepad-message").textContent = s.available ? "" : s.message;
     const table = $("scorepad-table");
     if (!s.available) { table.replaceChildren(); $("winners").textContent = ""; return; }
+    $("winners").textContent = winnersText(s);
+    const rows = s.rows.map((r) => {
+      const why = h("tr", { class: "why", hidden: true }, h("td", { colspan: s.players.length + 1 },
+        h("p", { text: r.help }), s.players.map((n, i) => (r.why[i].length
+          ? h("p", {}, h("b", { text: `${n}: ` }), r.why[i].join("; ")) : null))));
+      const toggle = h("button", { type: "button", "aria-expanded": "false", onclick: () => {
+        why.hidden = !why.hidden;
+        toggle.setAttribute("aria-expanded", String(!why.hidden));
+      } }, r.label);
+      return [h("tr", {}, h("th", { scope: "row" }, toggle), r.points.map((v) => h("td", { text: v }))), why];
+    });
     fill(table,
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "" }), s.players.map((n) => h("th", { scope: "col", text: n })))),
-      h("tbody", {}, s.rows.map((r) => h("tr", {}, h("th", { scope: "row", text: r.label }),
-        r.points.map((v) => h("td", { text: v })))),
-      h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }), s.totals.map((v) => h("td", { text: v })))));
-    const names = s.winners.join(" and ");
-    $("winners").textContent = `${s.winners.length > 1 ? "Winners" : "Winner"}: ${names}` +
-      (s.by_sovereign ? " (the Sovereign breaks the tie)" : "");
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Row" }),
+        s.players.map((n) => h("th", { scope: "col", text: n })))),
+      h("tbody", {}, rows,
+        h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }),
+          s.totals.map((v) => h("td", { text: v })))));
   }
 
   function renderLog(d) {
-    fill($("log"), d.log.map((e) => h("li", {}, h("span", { text: e.text }),
-      e.details.length ? h("p", { class: "details", text: e.details.join(" · ") }) : null)));
+    fill($("log"), d.log.map((e) => h("li", {}, h("span", { class: "log-title", text: e.title }), " ",
+      h("span", { text: e.text }),
+      e.lines.length > 1 ? h("details", {}, h("summary", { text: `${e.lines.length} moves` }),
+        h("ul", {}, e.lines.map((line) => h("li", { text: line })))) : null)));
+  }
+
+  function renderFinished(d) {
+    const games = d.finished || [];
+    $("finished").hidden = !games.length;
+    fill($("finished-list"), games.map((g) => h("li", {},
+      g.players.map((p) => `${p.name} ${p.total}`).join(" · "),
+      g.winners.length ? ` — ${g.winners.join(" and ")} won` : "")));
   }
 
   // --- the tracker's question ------------------------------------------------------------
@@ -249,7 +287,7 @@
 
   function cardName(id) {
     const found = catalogue && catalogue.find((c) => c.id === id);
-    return found ? found.name : id;
+    return found ? found.name : "…"; // never the id: the list is still loading
   }
 
   async function addToHand() {
