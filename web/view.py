@@ -379,15 +379,15 @@ def _changes_by_turn(groups: list[list[int]], states: Sequence[GameState]
                      ) -> list[list[Change]]:
     """Each turn's changes: what follows the change that starts the next turn (Au Toma
     turning over her first card) belongs to that turn."""
-    out: list[list[Change]] = [[] for _ in groups]
+    out: list[list[Change]] = [[] for _ in range(len(groups) + 1)]  # + the turn just begun
     for g, group in enumerate(groups):
         bucket = g
         for i in group:
             for change in states[i + 1].changes:
-                if change.kind == "turn" and g + 1 < len(groups):
+                if change.kind == "turn":
                     bucket = g + 1
                 out[bucket].append(change)
-    return out
+    return out[:-1]
 
 
 CORRECTIONS = (SetLocation, SetTokens, SetSovereign, SetHandCount)  # an entry each

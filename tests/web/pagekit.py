@@ -100,3 +100,20 @@ class Table:
 
     def state(self) -> dict[str, Any]:
         return self.client.get("/api/state").json
+
+
+def play_demo_until(service: Service, done: Any, *, seed: int = 3, limit: int = 5000) -> None:
+    """Let the demo's scripted player play ``service``'s solo game until ``done(state)``.
+
+    Au Toma's steps wait for AUTOMA as at a real table (the demo's step-by-step game).
+    """
+    from device.demo import DemoPlayer
+
+    player = DemoPlayer(service, seed=seed, interval=0.01)
+    if not service.snapshot().state.players:
+        service.call(player.new_game())
+    for _ in range(limit):
+        if done(service.snapshot().state):
+            return
+        player.step()
+    raise AssertionError("the scripted game never reached the wanted state")

@@ -145,7 +145,8 @@
   function renderPlayers(d) {
     fill($("players").tBodies[0], d.players.map((p) => h("tr", { class: p.current ? "current" : "" },
       h("th", { scope: "row" }, h("span", { class: "player-name", text: p.name }),
-        h("span", { class: "player-meta" }, p.automa ? "Au Toma" : p.house_name.replace("House ", ""),
+        h("span", { class: "player-meta" }, p.automa ? `level ${d.automa ? d.automa.level : "–"}`
+          : p.house_name.replace("House ", ""),
           p.current ? [" ", h("span", { class: "badge", text: "playing" })] : null,
           p.sovereign ? [" ", h("span", { class: "badge", text: "Sovereign" })] : null)),
       token(p, "helium"), token(p, "influence"),
@@ -171,9 +172,18 @@
       s.status === "done" ? h("span", { class: "visually-hidden", text: "Done: " }) : null, s.text)));
     $("automa-waiting").textContent = turn.waiting || "";
     $("automa-waiting").hidden = !turn.waiting;
+    const confirm = herConfirm(d);
+    fill($("automa-options"), confirm ? confirm.options.map((o) => optionButton(o, o.label)) : []);
     $("automa-facts").textContent = [`Level ${a.level ?? "–"}`,
       a.parity ? `her ${a.parity} cards score more` : null,
       a.deck !== null ? `${a.deck} cards left in her deck` : null].filter(Boolean).join(" · ");
+  }
+
+  // Her step waiting for the table: answered from her card, not a second panel.
+  function herConfirm(d) {
+    const p = d.pending;
+    const a = d.automa;
+    return p && a && a.turn && p.kind === "confirm" && p.player === a.player ? p : null;
   }
 
   function winnersText(s) {
@@ -202,7 +212,7 @@
     fill(table,
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Row" }),
         s.players.map((n) => h("th", { scope: "col", text: n })))),
-      h("tbody", {}, rows,
+      h("tbody", {}, rows.flat(),
         h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }),
           s.totals.map((v) => h("td", { text: v })))));
   }
@@ -234,9 +244,9 @@
 
   // --- the pending decision -------------------------------------------------------------
   function renderDecision(d) {
-    const p = d.pending;
+    const p = herConfirm(d) ? null : d.pending;
     $("decision").hidden = !p;
-    if (!p) return;
+    if (!p) { renderHand(null, null); return; }
     $("decision-title").textContent = p.chance ? "Chance" : `${p.player_name} to decide`;
     $("decision-prompt").textContent = p.prompt;
     const revealed = $("revealed");
