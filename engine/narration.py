@@ -258,7 +258,8 @@ def answer_text(event: Event, state: GameState, names: Names = printed) -> str:
         return player(state, int(event.value))  # a seat (who loses, who picks first…)
     if isinstance(event, Resolve):
         return _resolve_text(event, state)
-    done = automa_step_text(event, names)
+    done = automa_step_text(event, names) if pending is not None and _automa_step(
+        pending, state) is not None else None
     if done is not None:
         return f"Done: {done[0].lower()}{done[1:]}"
     return event_text(event, names)

@@ -98,7 +98,8 @@ def test_drawing_from_the_deck_rolls_the_die(table: Table) -> None:
     chosen = option(doc, "Draw the deck's top card")
     reply = table.post("/api/answer", {"index": chosen["index"], "seq": doc["seq"]})
     assert reply.status_code == 200
-    assert reply.json["last_roll"] == {"face": "helium", "label": "Helium"}
+    assert reply.json["last_roll"] == {"face": "helium", "label": "Helium",
+                                       "text": "Ann rolled Helium", "index": 3}
     assert reply.json["players"][0]["helium"] == 1
     assert reply.json["turn"]["name"] == "Bo"
 
@@ -124,7 +125,7 @@ def test_a_stale_seq_is_refused(table: Table, service: Service) -> None:
 
 def test_a_device_notice_does_not_make_the_page_stale(table: Table, service: Service) -> None:
     doc = table.state()
-    service.notify("camera", "camera lost: check the cable")
+    service.notify("camera-lost", "camera lost: check the cable")
     assert table.state()["notice"] == "camera lost: check the cable"
     chosen = next(o for o in doc["pending"]["options"] if o["short"] == "Luna")
     reply = table.post("/api/answer", {"index": chosen["index"], "seq": doc["seq"],
@@ -235,7 +236,8 @@ def test_set_a_locations_cards(table: Table, service: Service) -> None:
     assert [c["id"] for c in mars["covered"]] == ["mustang", None]
     assert mars["top"]["id"] == "harmony"
     assert reply.json["banished"] == [CARDS["cassius"].name]
-    assert reply.json["log"][0]["text"].startswith("Correction: Mars holds")
+    assert reply.json["log"][0]["title"] == "Correction"
+    assert reply.json["log"][0]["text"].startswith("Mars holds")
 
 
 def test_set_tokens(table: Table) -> None:

@@ -76,7 +76,7 @@ def test_the_page_loads_and_shows_four_locations(page: Any) -> None:
     mars = page.locator('[data-location="mars"]')
     assert "Cassius" in mars.locator(".top-card").inner_text()
     assert "Gold" in mars.locator(".top-card .card-meta").inner_text()  # the caste in words
-    assert page.locator("#turn").inner_text() == "Turn 1 · Ann"
+    assert page.locator("#turn").inner_text() == "Round 1 · Ann"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing forces sideways scrolling on a phone
     ARTIFACTS.mkdir(exist_ok=True)
@@ -95,12 +95,12 @@ def test_a_die_roll_made_through_the_api_appears_within_a_second(page: Any, serv
                                  data={"index": luna["index"], "seq": doc["seq"],
                                        "card": "harmony"}).json()
     draw = next(o for o in deployed["pending"]["options"] if "Draw" in o["label"])
-    assert page.locator("#roll").inner_text() == "No roll yet"
+    assert page.locator("#roll").is_hidden()  # no roll this turn or the last
     rolled = page.request.post(server.url + "/api/answer", headers=headers,
                                data={"index": draw["index"], "seq": deployed["seq"]})
     assert rolled.ok and rolled.json()["last_roll"]["face"] == "helium"
     expect(page.locator("#roll")).to_have_attribute("data-face", "helium", timeout=1000)
-    assert page.locator("#roll").inner_text() == "Die: Helium"
+    assert page.locator("#roll").inner_text() == "Ann rolled Helium"
 
 
 def test_a_correction_needs_the_pin(page: Any, server: Server, service: Service) -> None:
@@ -126,10 +126,11 @@ def test_a_correction_needs_the_pin(page: Any, server: Server, service: Service)
     for _ in range(2):
         row.get_by_role("button", name="Bo: more Helium").click()
     row.get_by_role("button", name="Save Bo").click()
-    helium = page.locator("#players .player").nth(1).locator(".stat b").first
+    helium = page.locator("#players tbody tr").nth(1).locator("td").first
     expect(helium).to_have_text("2", timeout=2000)
     assert service.snapshot().state.players[1].helium == 2
-    assert "Correction: Bo has 2 Helium" in page.locator("#log li").first.inner_text()
+    entry = page.locator("#log > li").first.inner_text()
+    assert entry.startswith("Correction") and "Bo has 2 Helium" in entry
 
 
 def test_a_location_is_set_from_the_searchable_card_list(page: Any, service: Service) -> None:
@@ -156,7 +157,7 @@ def test_answering_a_decision_from_its_buttons(page: Any, service: Service) -> N
     expect(page.locator("#decision-prompt")).to_have_text(re.compile("^Scout"), timeout=2000)
     page.get_by_role("button", name="Place the turned-over card on Mars").click()
     page.get_by_role("button", name="Not seen yet").click()
-    expect(page.locator("#turn")).to_have_text("Turn 2 · Bo", timeout=2000)
+    expect(page.locator("#turn")).to_have_text("Round 1 · Bo", timeout=2000)
     assert service.snapshot().state.players[0].helium == 1  # Mars' bonus
 
 
@@ -176,7 +177,7 @@ def test_a_new_game_is_started_from_the_form(page: Any, service: Service) -> Non
     page.select_option("[aria-label='Player 2 house']", "jupiter")
     page.select_option("#first-seat", "1")
     page.click("#start-game")
-    names = page.locator("#players .player")
+    names = page.locator("#players tbody tr")
     expect(names).to_have_count(2, timeout=3000)
     assert "Rex" in names.nth(1).inner_text()
     state = service.snapshot().state

@@ -69,9 +69,9 @@ def test_every_update_follows_in_order(stream: Stream, service: Service) -> None
 
 def test_a_device_notice_reaches_the_page(stream: Stream, service: Service) -> None:
     stream.frame(), stream.frame()
-    service.notify("camera", "camera lost")
+    service.notify("camera-lost", "camera lost")
     data = stream.frame()["data"]
-    assert (data["kind"], data["notice"]) == ("camera", "camera lost")
+    assert (data["kind"], data["notice"]) == ("camera-lost", "camera lost")
 
 
 def test_an_idle_stream_sends_keepalive_comments(stream: Stream) -> None:

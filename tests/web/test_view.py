@@ -14,7 +14,16 @@ from engine import endgame
 from engine.automa import automa_setup, tracked_solo_game
 from engine.board import House, Location
 from engine.cards import CARDS
-from engine.events import DrawFromDeck, Lead, SeatSpec, SetLocation, SetSovereign, SetTokens
+from engine.events import (
+    DrawFromDeck,
+    Lead,
+    Place,
+    Scout,
+    SeatSpec,
+    SetLocation,
+    SetSovereign,
+    SetTokens,
+)
 from engine.game import Game
 from engine.setup import new_game, tracked_game
 from engine.state import GameState, Phase, evolve
@@ -81,23 +90,30 @@ def test_players_show_house_tokens_fleet_points_sovereign_and_hand_size() -> Non
     assert bo["conditions"] == {"helium": False, "influence": False, "fleet": False}
 
 
-def test_whose_turn_and_the_turn_number() -> None:
+def test_the_round_counts_one_seat_not_the_table() -> None:
     game = tracked()
-    turn = view.game_view(game.state)["turn"]
-    assert turn == {"number": 1, "player": 0, "name": "Ann", "kind": "normal"}
     game.play(Lead("harmony", Location.LUNA))
-    game.play(DrawFromDeck())  # the die shows Helium
+    game.play(DrawFromDeck())  # the die shows Helium: Bo's turn, still round 1
     turn = view.game_view(game.state)["turn"]
-    assert (turn["number"], turn["name"]) == (2, "Bo")
+    assert (turn["round"], turn["name"]) == (1, "Bo")
     assert view.game_view(game.state)["players"][0]["turns"] == 1
 
 
-def test_the_last_die_roll() -> None:
+def roll_of(game: Game) -> object:
+    return view.roll_view(game.log, game.states)
+
+
+def test_the_die_is_shown_for_its_turn_and_the_next_only() -> None:
     game = tracked("fleet")
-    assert view.game_view(game.state)["last_roll"] is None
+    assert roll_of(game) is None
     game.play(Lead("harmony", Location.LUNA))
     game.play(DrawFromDeck())
-    assert view.game_view(game.state)["last_roll"] == {"face": "fleet", "label": "Fleet"}
+    assert roll_of(game) == {"face": "fleet", "label": "Fleet", "text": "Ann rolled Fleet",
+                             "index": 3}
+    game.play(Scout())  # Bo scouts: Ann's roll was the turn before, still shown
+    assert game.state.current == 1 and roll_of(game)["text"] == "Ann rolled Fleet"  # type: ignore[index]
+    game.play(Place(Location.MARS))  # Cy's turn: the roll is two turns old
+    assert game.state.current == 2 and roll_of(game) is None
 
 
 # --- the end-game meter -------------------------------------------------------------------
@@ -223,16 +239,24 @@ def test_au_toma_shows_her_level_parity_tokens_and_hand_size() -> None:
     assert (panel["name"], panel["level"], panel["parity"]) == ("Au Toma", 3, "odd")
     assert panel["hand"] == state.players[1].hand.size
     assert (panel["helium"], panel["influence"], panel["fleet"]) == (0, 0, 0)
-    assert panel["step"] is None  # Ann plays first
+    assert view.automa_turn_view([state]) is None  # Ann plays first: no card of hers out
 
 
-def test_her_step_is_the_instruction_the_table_confirms() -> None:
-    state = solo(first=1).state
+def test_her_card_shows_each_step_and_what_the_table_must_do() -> None:
+    game = solo(first=1)
+    state = game.state
     pending = state.pending
     assert pending is not None and pending.player == 1
-    panel = view.automa_view(state)
-    assert panel["step"] == pending.prompt
-    assert panel["deck"] == len(state.automa.deck)
+    assert view.automa_view(state)["deck"] == len(state.automa.deck)
+    card = view.automa_turn_view(game.states)
+    assert card is not None and card["card"] == state.automa.current
+    assert card["steps"][0]["status"] == "now"
+    assert card["steps"][0]["text"].startswith("Deploy the deck's top card to ")
+    assert card["waiting"].startswith("The camera waits for the deck's top card on ")
+    game.play(pending.options[0])  # the camera saw her deploy
+    after = view.automa_turn_view(game.states)
+    assert after is not None and [s["status"] for s in after["steps"][:2]] == ["done", "now"]
+    assert after["steps"][1]["text"].startswith("Gain the top card of ")
 
 
 def test_her_cards_never_appear() -> None:
@@ -243,7 +267,7 @@ def test_her_cards_never_appear() -> None:
                                                        deck=her.deck, cards=hand, current=7))
     panel = view.automa_view(state)
     assert set(panel) == {"player", "name", "helium", "influence", "fleet", "fleet_points",
-                          "hand", "level", "parity", "step", "deck"}
+                          "hand", "level", "parity", "turn", "deck"}
     text = json.dumps(panel)
     assert "eo" not in text and "darrow" not in text
 
@@ -266,6 +290,10 @@ def test_the_scorepad_appears_when_the_game_is_over() -> None:
     if not pad["available"]:
         pytest.fail(pad["message"])
     assert [r["step"] for r in pad["rows"]] == [s.value for s in view.SCORE_ROWS]
+    fleet = next(r for r in pad["rows"] if r["step"] == "fleet")
+    assert fleet["help"] and all(why == [f"position {p}"] for why, p in zip(
+        fleet["why"], [next(q.fleet for q in game.state.players if q.name == n)
+                       for n in pad["players"]], strict=True))
     columns = list(zip(*(r["points"] for r in pad["rows"]), strict=True))
     assert pad["totals"] == [sum(c) for c in columns]
     best = max(pad["totals"])
@@ -289,19 +317,52 @@ def test_the_log_reads_newest_first_with_what_each_event_changed() -> None:
     game.play(Lead("harmony", Location.LUNA))
     game.play(DrawFromDeck())
     log = view.log_view(game.log, game.states)
-    assert [e["index"] for e in log] == list(range(len(game.log) - 1, -1, -1))
-    assert log[-1]["text"] == "New game: Ann (Mars), Bo (Ceres), Cy (Diana); Ann goes first"
-    assert log[-2]["text"] == f"Ann: Deploy {CARDS['harmony'].name} to Luna"
-    assert log[-3]["text"] == "Ann: Draw the deck's top card and roll the die"
-    assert "Ann drew a card" in log[-3]["details"]
-    assert log[0]["text"] == "The die shows Helium"
-    assert "Ann +1 Helium" in log[0]["details"]
+    assert [e["index"] for e in log] == [1, 0]  # one entry for Ann's turn, one for the setup
+    assert log[1]["title"] == "New game"
+    assert log[1]["text"] == ("New game: Ann (House Mars), Bo (House Ceres), Cy (House Diana);"
+                              " Ann goes first")
+    assert log[0]["title"] == "Round 1 · Ann"
+    assert log[0]["text"] == (f"deployed {CARDS['harmony'].name} to Luna, drew a card,"
+                              " rolled Helium, +1 Helium")
+    assert log[0]["lines"] == [f"Ann: Deploy {CARDS['harmony'].name} to Luna",
+                               "Ann: Draw the deck's top card and roll the die",
+                               "Ann rolled Helium"]
 
 
-def test_the_log_keeps_only_the_newest_entries() -> None:
-    game = play_out(simulated(5), seed=5, limit=30)
-    log = view.log_view(game.log[-10:], game.states[-11:], limit=4, start=len(game.log) - 10)
-    assert [e["index"] for e in log] == [len(game.log) - k for k in range(1, 5)]
+def test_a_correction_is_an_entry_of_its_own() -> None:
+    game = tracked()
+    game.play(Lead("harmony", Location.LUNA))
+    game.play(SetTokens(1, helium=2, influence=0, fleet=0))
+    log = view.log_view(game.log, game.states)
+    assert (log[0]["title"], log[0]["text"]) == ("Correction",
+                                                 "Bo has 2 Helium, 0 Influence, Fleet 0")
+    assert log[1]["title"] == "Round 1 · Ann"
+
+
+def test_au_tomas_reshuffle_is_one_line() -> None:
+    from pagekit import play_demo_until
+
+    from device.service import Service
+
+    service = Service(rng=random.Random(3))
+    service.start()
+    try:
+        play_demo_until(service, lambda s: any(c.kind == "automa-shuffle" for c in s.changes))
+        game = service.game
+    finally:
+        service.stop()
+    log = view.log_view(game.log, game.states, limit=50)
+    lines = [line for e in log for line in e["lines"]]
+    assert lines.count("Au Toma's deck was shuffled") == 1
+    assert not any("random" in line for line in lines)
+
+
+def test_the_log_keeps_only_the_newest_turns() -> None:
+    game = play_out(simulated(5), seed=5, limit=60)
+    log = view.log_view(game.log[-30:], game.states[-31:], limit=4, start=len(game.log) - 30)
+    assert len(log) == 4 and [e["index"] for e in log] == sorted(
+        (e["index"] for e in log), reverse=True)
+    assert all(e["index"] >= len(game.log) - 30 for e in log)
 
 
 def test_the_log_needs_one_state_around_each_event() -> None:
