@@ -229,7 +229,22 @@ def _extension_text(event: Event, names: Names) -> str:
     step = automa_step_text(event, names)
     if step is not None:
         return f"{her.AUTOMA_NAME}: {step[0].lower()}{step[1:]}"
+    if type(event).__name__ == "Moved":
+        return _moved(event, names)
     return titled(_words(type(event).__name__))
+
+
+def _moved(event: Event, names: Names) -> str:
+    """An ability's card moved by the table (engine.abilities.primitives.Moved)."""
+    card = getattr(event, "card", None)
+    source, target = getattr(event, "source", None), getattr(event, "target", None)
+    what = names(card) if card else "the card"
+    text = "Done: " + (f"{what} moved" if source is None else
+                       f"{what} moved from {source.label}")
+    if target is not None:
+        under = " (under the top card)" if getattr(event, "under", False) else ""
+        text += f" to {target.label}{under}"
+    return text
 
 
 def _words(camel: str) -> str:

@@ -72,5 +72,6 @@ def test_malformed_events_are_refused(data: dict[str, object]) -> None:
 
 
 def test_describe_is_short_and_readable() -> None:
-    assert Lead("darrow", Location.MARS).describe() == "Lead(darrow, mars)"
-    assert Scout().describe() == "Scout"
+    # The narration's words, with the card's printed name (never its id).
+    assert Lead("darrow", Location.MARS).describe() == "Deploy Darrow to Mars"
+    assert Scout().describe() == "Scout: turn over the deck's top card"
