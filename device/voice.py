@@ -17,23 +17,15 @@ from collections.abc import Callable, Sequence
 from device.capture import STACK_PAST_VIEW
 from device.recovery import JOURNAL_NOTICE, SPOKEN
 from device.service import Update
+from engine import narration
 from engine.board import Location
-from engine.cards import CARDS
-from engine.decisions import Kind
 from engine.endgame import turns_left
 from engine.events import Face, Roll
 from engine.state import GameState, Phase
 
 log = logging.getLogger("companion.voice")
 
-FACE_WORDS = {
-    Face.HELIUM.value: "Helium",
-    Face.FLEET.value: "Fleet",
-    Face.INFLUENCE.value: "Influence",
-    Face.SOVEREIGN.value: "the Sovereign",
-    Face.REVEAL.value: "reveal a card",
-    Face.BANISH.value: "banish a card",
-}
+FACE_WORDS = {face.value: narration.face_word(face) for face in Face}  # as the page says
 SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back.",
                   JOURNAL_NOTICE: SPOKEN}
 SPOKEN_MESSAGES = (STACK_PAST_VIEW,)  # notices whose own message is said
@@ -115,7 +107,10 @@ class Announcer:
 
 
 def sentences(update: Update, previous: GameState | None) -> list[str]:
-    """What to say about ``update`` (``previous``: the state before it)."""
+    """What to say about ``update`` (``previous``: the state before it).
+
+    The words are :mod:`engine.narration`'s, the same as the page's.
+    """
     if update.kind in SPOKEN_NOTICES:
         return [SPOKEN_NOTICES[update.kind]]
     if update.kind in SPOKEN_MESSAGES:
@@ -126,10 +121,7 @@ def sentences(update: Update, previous: GameState | None) -> list[str]:
     out = _rolls(update)
     out += _automa_moves(update)
     out += _end_game(state, previous)
-    pending = state.pending
-    if pending is not None and pending.kind is Kind.CONFIRM and pending.player is not None \
-            and state.players[pending.player].automa:
-        out.append(pending.prompt)
+    out += _automa_step(update, previous)
     return out
 
 
@@ -143,7 +135,28 @@ def _rolls(update: Update) -> list[str]:
         if isinstance(event, Roll):
             who = named.get(event.face.value)
             name = players[who].name if who is not None else "The die"
-            out.append(f"{name} rolled {FACE_WORDS[event.face.value]}.")
+            out.append(f"{narration.roll_text(event.face, name)}.")
+    return out
+
+
+def _automa_step(update: Update, previous: GameState | None) -> list[str]:
+    """Her step waiting for the table, said when it comes up (her card's number first),
+    in the words her card shows on the page."""
+    if update.kind not in ("event", "new-game", "undo"):
+        return []
+    state = update.state
+    turn = narration.automa_turn([state])
+    now = turn.now if turn is not None else None
+    if turn is None or now is None:
+        return []
+    if previous is not None and previous.pending == state.pending:
+        return []  # the same step as before (said already)
+    name = state.players[turn.seat].name
+    out = []
+    if previous is None or narration.automa_turn([previous]) is None or (
+            getattr(previous.automa, "current", None) != turn.card):
+        out.append(f"{name} plays her card {turn.card}.")
+    out.append(f"{name}: {now.text()}.")
     return out
 
 
@@ -159,16 +172,12 @@ def _automa_moves(update: Update) -> list[str]:
         if change.kind == "turn":
             her_turn = change.player in seats
         elif her_turn and change.kind == "place" and change.card and change.target:
-            out.append(f"Au Toma deploys {_card(change.card)} to {_place(change.target)}.")
+            out.append(f"Au Toma deploys {narration.printed(change.card)} to"
+                       f" {_place(change.target)}.")
         elif change.player in seats and change.kind == "gain" and change.card:
             where = f" from {_place(change.source)}" if change.source else ""
-            out.append(f"Au Toma gains {_card(change.card)}{where}.")
+            out.append(f"Au Toma gains {narration.printed(change.card)}{where}.")
     return out
-
-
-def _card(card_id: str) -> str:
-    card = CARDS.get(card_id)
-    return card.name if card else card_id
 
 
 def _place(value: str | None) -> str:

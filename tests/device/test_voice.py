@@ -11,14 +11,12 @@ import pytest
 from devkit import two_player_setup
 
 from device.capture import STACK_PAST_VIEW, past_view_message
+from device.demo import demo_setup
 from device.service import Update
 from device.voice import Announcer, Voice, sentences
-from engine.board import Location
-from engine.decisions import Decision, Kind
-from engine.events import DrawFromDeck, Face, Place, Roll
+from engine.events import DrawFromDeck, Face, Roll
 from engine.game import Game
 from engine.state import Change, Player, Trigger, evolve
-from engine.steps import Step
 
 
 def base_state():  # type: ignore[no-untyped-def]
@@ -32,12 +30,25 @@ def test_a_roll_is_announced_with_the_roller() -> None:
 
 
 def test_au_tomas_steps_are_read_out() -> None:
+    game = Game(demo_setup("Ann", random.Random(5)), rng=random.Random(5))
+    while game.state.pending is None or not game.state.players[
+            game.state.pending.player or 0].automa:
+        before = game.state
+        game.play(game.legal_actions()[0])
+    said = sentences(Update(2, "event", game.state), before)
+    card = game.state.automa.current
+    assert said[-2] == f"Au Toma plays her card {card}."
+    assert said[-1].startswith("Au Toma: Deploy the deck's top card to ")
+    assert sentences(Update(3, "camera", game.state), game.state) == []  # said once
+    step = game.state
+    game.play(step.pending.options[0])
+    assert sentences(Update(4, "event", game.state), step)[-1].startswith(
+        "Au Toma: Gain the top card of ")
+
+
+def test_au_tomas_turn_run_at_once_is_read_out() -> None:
     state = base_state()
     her = evolve(state, players=(state.players[0], Player("Au Toma", automa=True)))
-    confirm = Decision(Kind.CONFIRM, 1, "Au Toma deploys the top card to Mars.",
-                       (Place(Location.MARS),), Step("x", 1))
-    assert sentences(Update(2, "event", evolve(her, pending=confirm)), None) == [
-        "Au Toma deploys the top card to Mars."]
     turn = (Change("turn", player=1), Change("place", card="darrow", target="luna"),
             Change("gain", player=1, card="sevro", source="mars"))
     assert sentences(Update(2, "event", evolve(her, changes=turn)), None) == [
