@@ -7,7 +7,7 @@ until every client has the new document before the next, so each figure is one
 event's delivery without queueing behind the previous one. Latency runs from the
 moment the service publishes the update (a service listener stamps it) to the moment a
 client has read the document's data line; "from submit" adds the engine applying the
-event. It also prints the page weight: the HTML, CSS and JS a phone downloads.
+event. It also prints the page weight: the HTML, CSS, JS and icon a phone downloads.
 
 Targets (issue 7): p99 ≤ 100 ms with 20 clients; page weight ≤ 150 KB.
 
@@ -85,7 +85,7 @@ def percentile(values: list[float], p: float) -> float:
 def page_weight(url: str) -> dict[str, int]:
     """Bytes of the page and the static files it loads."""
     sizes = {}
-    for path in ("/", "/static/app.css", "/static/app.js"):
+    for path in ("/", "/static/app.css", "/static/app.js", "/static/icon.svg"):
         with urlopen(url + path, timeout=10) as reply:
             sizes[path] = len(reply.read())
     return sizes
@@ -147,7 +147,7 @@ def report(args: argparse.Namespace, from_publish: list[float], from_submit: lis
     print(f"  target p99 ≤ {P99_TARGET_MS:.0f} ms: {'met' if p99 <= P99_TARGET_MS else 'MISSED'}")
     total = sum(weight.values())
     parts = ", ".join(f"{path} {size / 1024:.1f} KB" for path, size in weight.items())
-    print(f"Page weight (HTML + CSS + JS): {total / 1024:.1f} KB ({parts})")
+    print(f"Page weight (HTML + CSS + JS + icon): {total / 1024:.1f} KB ({parts})")
     print(f"  target ≤ {WEIGHT_TARGET_KB:.0f} KB: "
           f"{'met' if total / 1024 <= WEIGHT_TARGET_KB else 'MISSED'}")
 
