@@ -48,3 +48,26 @@ def test_the_qr_code_encodes_the_address(client: FlaskClient) -> None:
                                                     omitsize=True, title="Address of this page")
     page = client.get("/join", base_url="http://192.168.1.20:8080").get_data(as_text=True)
     assert expected in page
+
+
+def test_a_companion_on_loopback_only_says_how_to_let_phones_in(service: Service) -> None:
+    app = make_app(service, LISTEN_HOST="127.0.0.1")
+    page = app.test_client().get("/join", base_url="http://127.0.0.1:8080").get_data(
+        as_text=True)
+    assert 'id="address">http://127.0.0.1:8080/<' in page  # never a name nobody can reach
+    assert "--host 0.0.0.0" in page
+
+
+def test_listening_everywhere_gives_the_mdns_name_and_no_hint(service: Service) -> None:
+    app = make_app(service, LISTEN_HOST="0.0.0.0")
+    page = app.test_client().get("/join", base_url="http://127.0.0.1:8080").get_data(
+        as_text=True)
+    assert ".local:8080/<" in page and "--host" not in page
+
+
+def test_the_icon_is_served_where_browsers_look(client: FlaskClient) -> None:
+    for path in ("/favicon.ico", "/static/icon.svg"):
+        with client.get(path) as reply:
+            assert reply.status_code == 200 and reply.mimetype == "image/svg+xml"
+            assert reply.get_data().startswith(b"<svg")
+    assert 'rel="icon"' in client.get("/").get_data(as_text=True)
