@@ -28,7 +28,8 @@ def test_the_demo_says_once_when_the_voice_is_off() -> None:
     from device.appliance import Appliance
 
     out = io.StringIO()
-    cfg = settings.load(None, system=False, user=False).replace("voice", command=["no-such-speaker"])
+    cfg = settings.load(None, system=False, user=False)
+    cfg = cfg.replace("voice", command=["no-such-speaker"])
     Appliance(cfg, demo=True, out=out)._start_voice()
     said = out.getvalue().splitlines()
     assert len(said) == 1 and "voice off" in said[0] and "espeak-ng" in said[0]
