@@ -235,10 +235,12 @@ def tracked_solo_game(
     *,
     first: int,
     automa: AutomaSetup,
+    variants: Sequence[str] = (),
 ) -> Setup:
     """Start tracking a physical solo game; her deck comes from :func:`automa_setup`.
 
-    Give ``automa.parity`` when the eight setup cards are not all identified yet.
+    Give ``automa.parity`` when the eight setup cards are not all identified yet;
+    ``variants`` are further game options (:data:`engine.rulings.SELF_BANISH_ALONE`).
     """
     from engine.setup import NEUTRAL_INFLUENCE
 
@@ -248,7 +250,8 @@ def tracked_solo_game(
     return Setup(seats=(SeatSpec(name, house), SeatSpec(AUTOMA_NAME, None, automa=True)),
                  locations=tuple(tuple(s) for s in locations), hands=((), ()), unknown=unknown,
                  deck=None, deck_count=total - on_table - sum(unknown), first_player=first,
-                 neutral_influence=NEUTRAL_INFLUENCE, total_cards=total, automa=automa)
+                 neutral_influence=NEUTRAL_INFLUENCE, total_cards=total, automa=automa,
+                 variants=tuple(variants))
 
 
 def setup_solo(draft: Draft, event: Setup) -> None:

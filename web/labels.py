@@ -281,6 +281,10 @@ def change_line(change: Change, state: GameState, namer: Namer) -> str:
         return f"{who} {change.amount:+d} {text}"
     if change.kind == "roll":  # the face travels in the card field
         return f"The die shows {titled(change.card or '?')}"
+    if change.kind == "ruling":  # a judgement call decided (engine.rulings, source)
+        what = "banished anyway" if change.target == "banish" else "stays"
+        return f"{namer.card(change.card)} had nothing to gain: {what} (setting " \
+               f"{change.source})"
     phrase = _CHANGES.get(change.kind)
     if phrase is None:
         return titled(change.kind)

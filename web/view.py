@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import endgame, scoring
+from engine import endgame, rulings, scoring
 from engine.board import LOCATIONS, Location
 from engine.cards import CARDS
 from engine.decisions import Kind
@@ -51,6 +51,7 @@ def game_view(state: GameState) -> dict[str, Any]:
         "pending": pending_view(state),
         "automa": automa_view(state),
         "scorepad": scorepad_view(state),
+        "rulings": rulings.in_effect(state.variants),
     }
 
 
