@@ -86,9 +86,9 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
-from engine.events import Choose, Event, Face, Place, SeatSpec, Setup
+from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
-from engine.state import GameState, Hand, Player, evolve
+from engine.state import GameState, Hand, evolve
 from engine.steps import Step, answer, step
 
 AUTOMA_NAME = "Au Toma"
@@ -810,16 +810,6 @@ def top_of_hand(hand: Hand, count: int = LOOK) -> tuple[str, ...]:
 def eo_reveals_red(hand: Hand) -> bool:
     """Eo (variant): she "has" a Red if one is among the top 6 of her stack."""
     return any(cards.CARDS[c].color is Color.RED for c in top_of_hand(hand))
-
-
-def auctioneer_faces(player: Player) -> tuple[Face, ...]:
-    """Auctioneer (variant): the die faces she could actually take; roll until one shows."""
-    faces = [Face.HELIUM]
-    if player.fleet < FLEET_MAX:
-        faces.append(Face.FLEET)
-    if player.influence < INFLUENCE_TOKENS:
-        faces.append(Face.INFLUENCE)
-    return tuple(faces)
 
 
 def psychologist_hand_size(cards_held: int) -> int:

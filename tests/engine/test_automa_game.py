@@ -17,7 +17,6 @@ from engine.automa import (
     AutomaGain,
     AutomaToken,
     Instruction,
-    auctioneer_faces,
     automa_setup,
     bottom_card,
     eo_reveals_red,
@@ -33,10 +32,10 @@ from engine.board import SOLO_REMOVED, Bonus, House
 from engine.decisions import Kind
 from engine.endgame import final_table
 from engine.errors import IllegalActionError
-from engine.events import Choose, Event, Face, Place, from_dict, to_dict
+from engine.events import Choose, Event, Place, from_dict, to_dict
 from engine.game import Game
 from engine.scoring import score
-from engine.state import Hand, Player, evolve
+from engine.state import Hand, evolve
 
 # --- setup ----------------------------------------------------------------------------
 
@@ -332,10 +331,6 @@ def test_variant_helpers() -> None:
     reds = Hand(("dancer", "nero", "lorn", "sevro", "judge", "virga", "mustang"))
     assert not eo_reveals_red(reds)  # the Red (Dancer) is 7th from the top
     assert eo_reveals_red(Hand(("nero", "dancer")))
-    assert auctioneer_faces(Player("Au Toma", fleet=10, influence=3)) == (
-        Face.HELIUM, Face.INFLUENCE)
-    assert auctioneer_faces(Player("Au Toma", fleet=2, influence=10)) == (
-        Face.HELIUM, Face.FLEET)
     assert [psychologist_hand_size(n) for n in (0, 2, 3, 22, 30)] == [0, 0, 1, 7, 10]
 
 
