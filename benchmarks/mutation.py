@@ -70,7 +70,8 @@ def copy_project(work: Path, module: str, *, config: str) -> None:
     shutil.copytree(ROOT / "tests" / "engine", work / "tests" / "engine",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "examples", work / "examples")
-    text = (ROOT / "pyproject.toml").read_text()
+    # One pytest process per mutant: the suite's own xdist workers would only get in the way.
+    text = re.sub(r" -n \d+| --dist \w+", "", (ROOT / "pyproject.toml").read_text())
     # The module's own test file first: most mutants die there, and -x stops at once.
     first = Path("tests/engine") / f"test_{Path(module).stem}.py"
     (work / "pyproject.toml").write_text(text + config.format(
@@ -107,22 +108,28 @@ def lift_decorators(source: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def run_mutmut(module: str, work: Path, children: int) -> Counter[str]:
+def run_mutmut(module: str, work: Path, children: int, names: list[str]) -> Counter[str]:
+    """``names``: only these mutants (say, an earlier run's survivors after new tests)."""
     copy_project(work, module, config=MUTMUT_CONFIG)
     target = work / module
     target.write_text(lift_decorators(target.read_text()))
     with (work / "run.log").open("w") as log:
-        subprocess.run([BIN / "mutmut", "run", "--max-children", str(children)], cwd=work,
-                       stdout=log, stderr=subprocess.STDOUT, check=False)
+        done = subprocess.run([BIN / "mutmut", "run", "--max-children", str(children), *names],
+                              cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False)
+    if done.returncode:
+        sys.exit(f"mutmut failed (exit {done.returncode}): see {work / 'run.log'}")
     listing = subprocess.run([BIN / "mutmut", "results", "--all", "true"], cwd=work,
                              capture_output=True, text=True, check=True).stdout
     found = dict(re.findall(r"^\s*(\S+): (.+)$", listing, re.M))
+    if names:
+        found = {name: status for name, status in found.items() if name in names}
     survivors = [name for name, status in found.items() if status not in KILLED]
     with (work / "survivors.txt").open("w") as out:
         for name in survivors:
             shown = subprocess.run([BIN / "mutmut", "show", name], cwd=work,
                                    capture_output=True, text=True, check=False).stdout
             out.write(f"## {name}: {found[name]}\n{shown}\n")
+    print(f"survivors: {work / 'survivors.txt'}", flush=True)
     return Counter(found.values())
 
 
@@ -170,7 +177,7 @@ def report(tool: str, module: str, counts: Counter[str]) -> int:
     killed = sum(n for status, n in counts.items() if status in KILLED)
     total = sum(counts.values())
     detail = ", ".join(f"{status} {n}" for status, n in sorted(counts.items()))
-    print(f"{module} [{tool}]: killed {killed} / {total} ({detail})")
+    print(f"{module} [{tool}]: killed {killed} / {total} ({detail})", flush=True)
     return killed
 
 
@@ -180,13 +187,16 @@ def main() -> None:
     p.add_argument("--only", choices=("functions", "constants"), help="one of the two runs")
     p.add_argument("--max-children", type=int, default=1, help="mutmut's parallel workers")
     p.add_argument("--work", type=Path, default=ROOT / "build" / "mutation")
+    p.add_argument("--again", type=Path, metavar="SURVIVORS",
+                   help="run only the mutmut mutants listed in an earlier survivors.txt")
     args = p.parse_args()
     if not (ROOT / args.module).is_file() or not args.module.startswith("engine/"):
         p.error(f"{args.module}: not a module under engine/")
     stem = Path(args.module).stem
     totals = Counter[str]()
+    names = re.findall(r"^## (\S+):", args.again.read_text(), re.M) if args.again else []
     if args.only != "constants":
-        totals += run_mutmut(args.module, args.work / stem / "mutmut", args.max_children)
+        totals += run_mutmut(args.module, args.work / stem / "mutmut", args.max_children, names)
         report("mutmut", args.module, totals)
     if args.only != "functions":
         constants = run_cosmic_ray(args.module, args.work / stem / "cosmic-ray")
