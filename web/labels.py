@@ -283,8 +283,7 @@ def change_line(change: Change, state: GameState, namer: Namer) -> str:
         return f"The die shows {titled(change.card or '?')}"
     if change.kind == "ruling":  # a judgement call decided (engine.rulings, source)
         what = "banished anyway" if change.target == "banish" else "stays"
-        return f"{namer.card(change.card)} had nothing to gain: {what} (setting " \
-               f"{change.source})"
+        return f"{namer.card(change.card)} had nothing to gain: {what} ({change.source})"
     phrase = _CHANGES.get(change.kind)
     if phrase is None:
         return titled(change.kind)

@@ -8,6 +8,7 @@ from positions import FixedDie, I, J, L, M, position
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
 from engine.events import DrawFromDeck, GainFrom, Lead, Place, Scout, SetLocation
+from engine.game import Game
 
 HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn"]]
 STACKS = [["pelus"], ["virga"], ["orion"], ["the-pax"]]
@@ -70,6 +71,39 @@ def test_scout_places_the_deck_top_and_takes_that_bonus_without_a_card() -> None
     ann = game.state.players[0]
     assert game.state.top(I).card == "quietus"
     assert ann.influence == 1 and ann.hand.size == 3
+
+
+def test_a_scout_ends_the_turn_and_counts_it() -> None:
+    game = position(HANDS, STACKS, deck=["quietus"])
+    game.play(Scout())
+    game.play(Place(I, "quietus"))
+    assert [p.turns for p in game.state.players] == [1, 0] and game.state.current == 1
+
+
+def test_refusals_name_the_rule_in_one_line() -> None:
+    # Bad input gets a clear one-line error naming the rule, and changes nothing.
+    with pytest.raises(IllegalActionError) as idle:
+        Game().play(Scout())
+    assert (str(idle.value), idle.value.rule) == (
+        f"{Scout().describe()}: nothing is being asked [no-decision]", "no-decision")
+    game = position(HANDS, STACKS)
+    game.play(Lead("eo", M))
+    game.play(GainFrom(J))  # P2's turn now: P1 holds Darrow
+    with pytest.raises(IllegalActionError) as held:
+        game.play(Lead("darrow", M))
+    assert (str(held.value), held.value.rule) == (
+        "P2 is known not to hold darrow [deploy-from-hand]", "deploy-from-hand")
+    with pytest.raises(IllegalActionError) as odd:
+        game.play(Place(I, "quietus"))
+    assert odd.value.rule == "turn" and "is not a legal answer to: P2: Lead or Scout?" in str(
+        odd.value)
+    game.push(SetLocation(J, game.state.deck or ()))  # the whole deck spread onto Jupiter
+    before = game.state
+    with pytest.raises(IllegalActionError) as empty:
+        game.play(Scout())
+    assert (str(empty.value), empty.value.rule) == ("the deck is empty [empty-deck]",
+                                                    "empty-deck")
+    assert game.state is before
 
 
 def test_scout_must_place_the_card_it_turned_over() -> None:
