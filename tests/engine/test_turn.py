@@ -5,10 +5,22 @@ from __future__ import annotations
 import pytest
 from positions import FixedDie, I, J, L, M, position
 
+from engine.board import House
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
-from engine.events import DrawFromDeck, GainFrom, Lead, Place, Scout, SetLocation
+from engine.events import (
+    DrawFromDeck,
+    Face,
+    GainFrom,
+    Lead,
+    Place,
+    Roll,
+    Scout,
+    SeatSpec,
+    SetLocation,
+)
 from engine.game import Game
+from engine.setup import tracked_game
 
 HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn"]]
 STACKS = [["pelus"], ["virga"], ["orion"], ["the-pax"]]
@@ -181,3 +193,27 @@ def test_turns_pass_clockwise_and_are_counted() -> None:
     game.play(GainFrom(J))
     assert game.state.current == 0
     assert [p.turns for p in game.state.players] == [0, 1]
+
+
+def test_the_deck_gain_is_offered_down_to_its_last_card() -> None:
+    game = position(HANDS, STACKS)
+    rest = game.state.deck or ()
+    game.push(SetLocation(J, ("pelus", *rest[1:])))  # one card left in the deck
+    assert game.state.deck_count == 1
+    game.play(Lead("eo", M))
+    assert DrawFromDeck() in game.legal_actions() and game.pending.prompt == "P1: gain a card"
+
+
+def test_a_placed_card_is_named_in_the_options_and_on_the_table() -> None:
+    game = position(HANDS, STACKS, deck=["quietus"])
+    game.play(Scout())
+    assert set(game.legal_actions()) == {Place(loc, "quietus") for loc in (J, M, L, I)}
+    tracked = Game(tracked_game([SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)],
+                                [["pelus"], ["virga"], ["orion"], ["the-pax"]], first=0))
+    with pytest.raises(IllegalActionError, match=r"name the card that was deployed \[deploy\]"):
+        tracked.play(Lead(None, M))
+    tracked.play(Lead("lorn", M))  # on Virga, a Blue: nothing to banish
+    tracked.play(DrawFromDeck())
+    tracked.play(Roll(Face.REVEAL))  # the die's reveal face: a card nobody has seen yet
+    tracked.play(Place(I, "quietus"))  # the table names it as it lands
+    assert tracked.state.top(I).card == "quietus"
