@@ -17,6 +17,11 @@ Two tools, because each reaches code the other cannot afford or cannot see:
   table, which mutmut never touches), one whole ``pytest -x`` run a mutant; only those
   module-level mutants are run with it.
 
+After new tests, ``--recheck DIR --base COMMIT`` re-tries only an earlier run's survivors
+(``DIR/survivors.txt``) against the current module, running only the test files changed
+since ``COMMIT``: the old tests let those mutants live, so only a new or changed test can
+kill one now. A diff that no longer applies (its code changed) is counted as surviving.
+
 Everything happens in a copy under ``build/mutation/<module>/`` (engine, tests/engine,
 examples, and a link to ``../shared`` so the reference tests run too); the project's
 files are never touched. The survivors are written to ``survivors.txt`` there, with the
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fnmatch
 import re
 import shutil
 import subprocess
@@ -38,6 +44,21 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 KILLED = frozenset({"killed", "timeout", "segfault", "caught by type check"})
 DROPPED = frozenset({"lru_cache", "cache"})  # pure memos: dropped, see the docstring
+
+# The functions that hold the rules (scoring steps 3-7, the 4/2/1 ranking, Au Toma's rates,
+# cut and table; her location picking, caps and substitutions): ``--rules-only`` mutates just
+# these, for modules too big to run whole on a shared two-core machine in one sitting.
+RULES = {
+    "engine/scoring.py": ("_automa_rows", "influence_points", "_influence_points",
+                          "_token_points", "_token_rows", "_rank_line", "_end_row", "_core",
+                          "winners", "seat_total", "score", "_pile"),
+    "engine/automa.py": ("luna_icon", "parity_of", "parse_priorities", "_location",
+                         "removed_cards", "solo_card_ids", "automa_setup", "_check_setup",
+                         "_setup_parity", "place_of", "gain_source", "capped", "bonus_plan",
+                         "_uncapped", "outcome", "turn_over", "shuffle", "deploy", "gain",
+                         "extra", "collect", "banish_top_of_deck", "bottom_card", "top_of_hand",
+                         "eo_reveals_red", "psychologist_hand_size"),
+}
 
 MUTMUT_CONFIG = """
 [tool.mutmut]
@@ -122,7 +143,8 @@ def run_mutmut(module: str, work: Path, children: int, names: list[str]) -> Coun
                              capture_output=True, text=True, check=True).stdout
     found = dict(re.findall(r"^\s*(\S+): (.+)$", listing, re.M))
     if names:
-        found = {name: status for name, status in found.items() if name in names}
+        found = {name: status for name, status in found.items()
+                 if any(fnmatch.fnmatchcase(name, pattern) for pattern in names)}
     survivors = [name for name, status in found.items() if status not in KILLED]
     with (work / "survivors.txt").open("w") as out:
         for name in survivors:
@@ -173,6 +195,54 @@ def run_cosmic_ray(module: str, work: Path) -> Counter[str]:
     return counts
 
 
+def parse_survivors(text: str) -> list[tuple[str, str, str]]:
+    """(name, status, diff) of each mutant a run left alive."""
+    parts = re.split(r"^## (\S+): (.+)$", text, flags=re.M)
+    return [(parts[i], parts[i + 1], parts[i + 2]) for i in range(1, len(parts) - 2, 3)]
+
+
+def diff_blocks(diff: str) -> tuple[str, str]:
+    """The lines a one-hunk diff replaces, and what it puts there (with their context)."""
+    old, new = [], []
+    for line in diff.splitlines():
+        if line.startswith(("---", "+++", "@@", "#")) or not line:
+            continue
+        if line[0] in " -":
+            old.append(line[1:])
+        if line[0] in " +":
+            new.append(line[1:])
+    return "\n".join(old) + "\n", "\n".join(new) + "\n"
+
+
+def recheck(module: str, before: Path, base: str, work: Path) -> Counter[str]:
+    """The statuses of ``before``'s survivors against the current code and new tests."""
+    copy_project(work, module, config="")
+    changed = subprocess.run(["git", "diff", "--name-only", base, "--", "tests/engine"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    tests = [t for t in changed if t.endswith(".py") and (ROOT / t).exists()]
+    target = work / module
+    source = target.read_text()
+    counts: Counter[str] = Counter()
+    with (work / "survivors.txt").open("w") as out:
+        for name, status, diff in parse_survivors((before / "survivors.txt").read_text()):
+            old, new = diff_blocks(diff)
+            if source.count(old) != 1:
+                counts["not applied"] += 1
+                out.write(f"## {name}: {status} (the code changed)\n{diff}\n")
+                continue
+            target.write_text(source.replace(old, new))
+            run = subprocess.run([sys.executable, "-m", "pytest", *tests, "-x", "-q",
+                                  "-p", "no:cacheprovider"], cwd=work, capture_output=True,
+                                 text=True, check=False)
+            verdict = "killed" if run.returncode else status
+            counts[verdict] += 1
+            if verdict != "killed":
+                out.write(f"## {name}: {verdict}\n{diff}\n")
+    target.write_text(source)
+    print(f"survivors: {work / 'survivors.txt'} (tests run: {' '.join(tests)})", flush=True)
+    return counts
+
+
 def report(tool: str, module: str, counts: Counter[str]) -> int:
     killed = sum(n for status, n in counts.items() if status in KILLED)
     total = sum(counts.values())
@@ -189,12 +259,26 @@ def main() -> None:
     p.add_argument("--work", type=Path, default=ROOT / "build" / "mutation")
     p.add_argument("--again", type=Path, metavar="SURVIVORS",
                    help="run only the mutmut mutants listed in an earlier survivors.txt")
+    p.add_argument("--recheck", type=Path, metavar="DIR",
+                   help="re-try the survivors of an earlier mutmut run (its working copy)")
+    p.add_argument("--base", default="main", help="with --recheck: tests changed since this")
+    p.add_argument("--rules-only", action="store_true",
+                   help="mutate only the functions in RULES (scoring.py, automa.py)")
     args = p.parse_args()
     if not (ROOT / args.module).is_file() or not args.module.startswith("engine/"):
         p.error(f"{args.module}: not a module under engine/")
     stem = Path(args.module).stem
     totals = Counter[str]()
+    if args.recheck:
+        again = recheck(args.module, args.recheck, args.base, args.work / stem / "recheck")
+        report("survivors re-tried", args.module, again)
+        return
     names = re.findall(r"^## (\S+):", args.again.read_text(), re.M) if args.again else []
+    if args.rules_only:
+        if args.module not in RULES:
+            p.error(f"--rules-only: no selection for {args.module} (run it whole)")
+        dotted = args.module.removesuffix(".py").replace("/", ".")
+        names += [f"{dotted}.x_{fn}__mutmut_*" for fn in RULES[args.module]]
     if args.only != "constants":
         totals += run_mutmut(args.module, args.work / stem / "mutmut", args.max_children, names)
         report("mutmut", args.module, totals)

@@ -115,6 +115,8 @@ def test_refusals_name_the_rule_in_one_line() -> None:
         game.play(Scout())
     assert (str(empty.value), empty.value.rule) == ("the deck is empty [empty-deck]",
                                                     "empty-deck")
+    with pytest.raises(IllegalActionError, match="is not a legal answer"):
+        game.play(Place(I, "quietus"))  # the empty deck is not the reason here
     assert game.state is before
 
 
@@ -208,10 +210,13 @@ def test_a_placed_card_is_named_in_the_options_and_on_the_table() -> None:
     game = position(HANDS, STACKS, deck=["quietus"])
     game.play(Scout())
     assert set(game.legal_actions()) == {Place(loc, "quietus") for loc in (J, M, L, I)}
+    assert game.pending.prompt == "Scout: place the turned-over card"
     tracked = Game(tracked_game([SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)],
                                 [["pelus"], ["virga"], ["orion"], ["the-pax"]], first=0))
     with pytest.raises(IllegalActionError, match=r"name the card that was deployed \[deploy\]"):
         tracked.play(Lead(None, M))
+    with pytest.raises(IllegalActionError, match="Ann is known not to hold pelus"):
+        tracked.play(Lead("pelus", M))  # it lies on Jupiter
     tracked.play(Lead("lorn", M))  # on Virga, a Blue: nothing to banish
     tracked.play(DrawFromDeck())
     tracked.play(Roll(Face.REVEAL))  # the die's reveal face: a card nobody has seen yet
