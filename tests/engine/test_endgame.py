@@ -6,13 +6,22 @@ import pytest
 from positions import I, J, L, M, position
 
 from engine.board import House
+from engine.decisions import Decision, Kind
 from engine.draft import Draft
-from engine.endgame import _next_unseen_hand, final_table, turns_left
+from engine.endgame import (
+    _ask_random_pick,
+    _next_unseen_hand,
+    final_table,
+    hand_wanted,
+    on_hand,
+    turns_left,
+)
 from engine.errors import IllegalActionError
-from engine.events import GainFrom, Lead, Resolve, SetTokens
+from engine.events import Event, GainFrom, Lead, Resolve, RevealHand, SetTokens
 from engine.game import Game
 from engine.scoring import score
 from engine.state import GameState, Hand, Phase, Player, Slot
+from engine.steps import Step
 from engine.table import AutomaInfo, Seat, StackCard
 
 HANDS = [
@@ -216,3 +225,36 @@ def test_scoring_waits_for_unseen_hands_first_player_first() -> None:
     assert str(raised.value) == "Ann's hand holds 2 unidentified cards [scoring-needs-hands]"
     assert raised.value.rule == "scoring-needs-hands"
     assert _next_unseen_hand(Draft(state)) == 2  # clockwise from Bo: Cy before Ann
+
+
+def test_hand_wanted_names_the_seat_whose_hand_the_game_waits_for() -> None:
+    def asking(*options: Event) -> GameState:
+        return GameState(pending=Decision(Kind.CONFIRM, 2, "lay it out", options,
+                                          Step("finale-hand", 2)))
+
+    assert hand_wanted(asking(RevealHand(2))) == 2
+    assert hand_wanted(asking(Resolve(0), RevealHand(2))) is None  # not a hand: another ask
+    assert hand_wanted(asking()) is None and hand_wanted(GameState()) is None
+
+
+def test_a_laid_out_hand_must_match_what_is_known_of_it() -> None:
+    state = GameState(players=(Player("Ann", hand=Hand(("eo",), unknown=1)),),
+                      phase=Phase.FINALE)
+    with pytest.raises(IllegalActionError) as short:
+        on_hand(Draft(state), Step("finale-hand", 0), RevealHand(0, ("eo",)))
+    assert (str(short.value), short.value.rule) == (
+        "Ann holds 2 cards, not 1 [reveal-hand]", "reveal-hand")
+    with pytest.raises(IllegalActionError) as wrong:
+        on_hand(Draft(state), Step("finale-hand", 0), RevealHand(0, ("lorn", "aja")))
+    assert (str(wrong.value), wrong.value.rule) == (
+        "eo is known to be in that hand [reveal-hand]", "reveal-hand")
+
+
+def test_a_random_banished_card_is_chance_in_a_simulation_and_observed_at_a_table() -> None:
+    for deck, asked in (((), None), (None, 1)):
+        draft = Draft(GameState(players=(Player("Ann"), Player("Bo")), deck=deck))
+        _ask_random_pick(draft, Step("finale-answer", 1), Resolve(0), ["lorn", "aja"])
+        pending = draft.pending
+        assert pending is not None and (pending.kind, pending.player) == (Kind.RANDOM, asked)
+        assert pending.prompt == "Draw a random banished card"
+        assert pending.options == (Resolve(0, picked="lorn"), Resolve(0, picked="aja"))
