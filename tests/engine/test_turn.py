@@ -201,9 +201,20 @@ def test_the_deck_gain_is_offered_down_to_its_last_card() -> None:
     game = position(HANDS, STACKS)
     rest = game.state.deck or ()
     game.push(SetLocation(J, ("pelus", *rest[1:])))  # one card left in the deck
-    assert game.state.deck_count == 1
+    assert game.state.deck_count == 1 and Scout() in game.legal_actions()
     game.play(Lead("eo", M))
     assert DrawFromDeck() in game.legal_actions() and game.pending.prompt == "P1: gain a card"
+
+
+def test_each_turn_is_noted_and_its_context_names_the_player() -> None:
+    game = position(HANDS, STACKS)
+    assert game.state.turn is not None and game.state.turn.player == 0
+    game.play(Lead("eo", M))
+    assert game.state.turn is not None and game.state.turn.player == 0
+    game.play(GainFrom(J))
+    assert ("turn", 1) in [(c.kind, c.player) for c in game.state.changes]
+    turn = game.state.turn
+    assert turn is not None and (turn.player, turn.kind) == (1, "normal")
 
 
 def test_a_placed_card_is_named_in_the_options_and_on_the_table() -> None:
