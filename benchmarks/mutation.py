@@ -45,19 +45,17 @@ BIN = Path(sys.executable).parent
 KILLED = frozenset({"killed", "timeout", "segfault", "caught by type check"})
 DROPPED = frozenset({"lru_cache", "cache"})  # pure memos: dropped, see the docstring
 
-# The functions that hold the rules (scoring steps 3-7, the 4/2/1 ranking, Au Toma's rates,
-# cut and table; her location picking, caps and substitutions): ``--rules-only`` mutates just
-# these, for modules too big to run whole on a shared two-core machine in one sitting.
+# The functions that hold the rules' numbers and comparisons (scoring steps 3-7, the 4/2/1
+# ranking, Au Toma's rates and cut; her priority letters, Luna pairing, parity, location
+# picking, caps and substitutions): ``--rules-only`` mutates just these, for modules too big
+# to run whole on a shared two-core machine in one sitting.
 RULES = {
     "engine/scoring.py": ("_automa_rows", "influence_points", "_influence_points",
                           "_token_points", "_token_rows", "_rank_line", "_end_row", "_core",
-                          "winners", "seat_total", "score", "_pile"),
-    "engine/automa.py": ("luna_icon", "parity_of", "parse_priorities", "_location",
-                         "removed_cards", "solo_card_ids", "automa_setup", "_check_setup",
-                         "_setup_parity", "place_of", "gain_source", "capped", "bonus_plan",
-                         "_uncapped", "outcome", "turn_over", "shuffle", "deploy", "gain",
-                         "extra", "collect", "banish_top_of_deck", "bottom_card", "top_of_hand",
-                         "eo_reveals_red", "psychologist_hand_size"),
+                          "winners"),
+    "engine/automa.py": ("luna_icon", "parity_of", "place_of", "gain_source", "capped",
+                         "bonus_plan", "_uncapped", "removed_cards", "solo_card_ids",
+                         "bottom_card", "top_of_hand", "eo_reveals_red", "psychologist_hand_size"),
 }
 
 MUTMUT_CONFIG = """
