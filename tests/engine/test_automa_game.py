@@ -23,6 +23,7 @@ from engine.automa import (
     instructions,
     new_solo_game,
     psychologist_hand_size,
+    removed_cards,
     solo_card_ids,
     top_of_hand,
     tracked_solo_game,
@@ -325,6 +326,13 @@ def test_her_hand_is_a_stack_with_the_bottom_first() -> None:
     assert bottom_card(Hand()) is None
     hand = Hand(tuple(f"c{i}" for i in range(8)))
     assert top_of_hand(hand) == ("c2", "c3", "c4", "c5", "c6", "c7")
+    assert top_of_hand(hand, 0) == () and top_of_hand(hand, 2) == ("c6", "c7")
+
+
+def test_without_the_variant_the_five_solo_cards_stay_out() -> None:
+    assert removed_cards() == ("auctioneer", "eo", "loan-shark", "psychologist", "roque")
+    assert removed_cards(variant=True) == ("loan-shark",)
+    assert len(solo_card_ids()) == 107 and len(solo_card_ids(variant=True)) == 111
 
 
 def test_variant_helpers() -> None:
