@@ -12,6 +12,7 @@ from engine.endgame import (
     _ask_random_pick,
     _next_unseen_hand,
     final_table,
+    finale_step,
     hand_wanted,
     on_hand,
     turns_left,
@@ -19,6 +20,7 @@ from engine.endgame import (
 from engine.errors import IllegalActionError
 from engine.events import Event, GainFrom, Lead, Resolve, RevealHand, SetTokens
 from engine.game import Game
+from engine.rules import apply
 from engine.scoring import score
 from engine.state import GameState, Hand, Phase, Player, Slot
 from engine.steps import Step
@@ -258,3 +260,27 @@ def test_a_random_banished_card_is_chance_in_a_simulation_and_observed_at_a_tabl
         assert pending is not None and (pending.kind, pending.player) == (Kind.RANDOM, asked)
         assert pending.prompt == "Draw a random banished card"
         assert pending.options == (Resolve(0, picked="lorn"), Resolve(0, picked="aja"))
+
+
+def test_a_tracked_finale_asks_for_hands_then_names_the_deck_cards_an_ability_turns() -> None:
+    state = GameState(players=(Player("Ann", hand=Hand(("eo",), unknown=1)),
+                               Player("Bo", hand=Hand(("hacker",)))),
+                      phase=Phase.FINALE, deck=None, deck_count=5, total_cards=8)
+    draft = Draft(state)
+    finale_step(draft, Step("finale", 0))
+    asked = draft.freeze()
+    assert asked.pending == Decision(Kind.CONFIRM, 0, "Ann: lay your hand face up for the camera",
+                                     (RevealHand(0),), Step("finale-hand", 0))
+    laid = apply(asked, RevealHand(0, ("eo", "lorn")))
+    assert laid.players[0].hand == Hand(("eo", "lorn"))
+    assert (laid.pending.kind, laid.pending.player) == (Kind.CHOOSE, 1)  # Bo's Hacker
+    with pytest.raises(IllegalActionError) as unnamed:
+        apply(laid, Resolve(0))
+    assert str(unnamed.value) == "name the cards turned over from the deck [end-of-game]"
+    with pytest.raises(IllegalActionError) as elsewhere:
+        apply(laid, Resolve(0, revealed=("eo",)))  # it lies in Ann's hand
+    assert str(elsewhere.value) == "eo is not in the deck: the table shows it elsewhere [one-copy]"
+    done = apply(laid, Resolve(0, revealed=("aja",)))
+    assert done.phase is Phase.OVER
+    assert [(c.kind, c.player, c.card) for c in done.changes] == [
+        ("end-of-game", 1, "hacker"), ("over", None, None)]
