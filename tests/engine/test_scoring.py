@@ -434,3 +434,15 @@ def test_the_scorepad_explains_each_token_row_and_au_tomas_rows() -> None:
     assert (core.step, core.points, core.lines) == (Step.CARDS_CORE, 70, ("Au Toma's base",))
     assert (bonus.step, bonus.points, bonus.lines) == (Step.CARDS_BONUS, 105, (
         "15 matching (odd) × 6, 5 non-matching × 3", "hand cut from 23 to 20 cards first"))
+
+
+def test_the_scorepad_explains_end_of_game_points_and_an_empty_influence_row() -> None:
+    sheet = score(table_of(Seat("A", (), extra_points=7), Seat("B", (), influence=1)))
+    first, second = sheet.players
+    assert first.rows[0].lines == ("7 from end-of-game abilities",) and first.end_of_game == 7
+    assert second.rows[0].lines == () and first.rows[6].lines == ("no tokens",)
+
+
+def test_a_lone_leader_with_the_sovereign_wins_outright_not_by_the_token() -> None:
+    assert winners([("A", 31, True), ("B", 30, False)]) == (("A",), False)
+    assert winners([("A", 31, False), ("B", 30, True)]) == (("A",), False)
