@@ -87,9 +87,9 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
-from engine.events import Choose, Event, Face, Place, SeatSpec, Setup
+from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
-from engine.state import GameState, Hand, Player, evolve
+from engine.state import GameState, Hand, evolve
 from engine.steps import Step, answer, step
 
 AUTOMA_NAME = "Au Toma"
@@ -236,10 +236,12 @@ def tracked_solo_game(
     *,
     first: int,
     automa: AutomaSetup,
+    variants: Sequence[str] = (),
 ) -> Setup:
     """Start tracking a physical solo game; her deck comes from :func:`automa_setup`.
 
-    Give ``automa.parity`` when the eight setup cards are not all identified yet.
+    Give ``automa.parity`` when the eight setup cards are not all identified yet;
+    ``variants`` are further game options (:data:`engine.rulings.SELF_BANISH_ALONE`).
     """
     from engine.setup import NEUTRAL_INFLUENCE
 
@@ -249,7 +251,8 @@ def tracked_solo_game(
     return Setup(seats=(SeatSpec(name, house), SeatSpec(AUTOMA_NAME, None, automa=True)),
                  locations=tuple(tuple(s) for s in locations), hands=((), ()), unknown=unknown,
                  deck=None, deck_count=total - on_table - sum(unknown), first_player=first,
-                 neutral_influence=NEUTRAL_INFLUENCE, total_cards=total, automa=automa)
+                 neutral_influence=NEUTRAL_INFLUENCE, total_cards=total, automa=automa,
+                 variants=tuple(variants))
 
 
 def setup_solo(draft: Draft, event: Setup) -> None:
@@ -810,16 +813,6 @@ def top_of_hand(hand: Hand, count: int = LOOK) -> tuple[str, ...]:
 def eo_reveals_red(hand: Hand) -> bool:
     """Eo (variant): she "has" a Red if one is among the top 6 of her stack."""
     return any(cards.CARDS[c].color is Color.RED for c in top_of_hand(hand))
-
-
-def auctioneer_faces(player: Player) -> tuple[Face, ...]:
-    """Auctioneer (variant): the die faces she could actually take; roll until one shows."""
-    faces = [Face.HELIUM]
-    if player.fleet < FLEET_MAX:
-        faces.append(Face.FLEET)
-    if player.influence < INFLUENCE_TOKENS:
-        faces.append(Face.INFLUENCE)
-    return tuple(faces)
 
 
 def psychologist_hand_size(cards_held: int) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from engine import finale
+from engine import cards, finale
 from engine.board import House
 from engine.decisions import Kind
 from engine.draft import Draft
@@ -132,6 +132,7 @@ def on_finale_answer(draft: Draft, s: Step, event: Event) -> None:
         if event.revealed is None:
             raise IllegalActionError("name the cards turned over from the deck",
                                      rule="end-of-game")
+        _check_revealed(draft.finale.table, event.revealed)
         option = option.with_revealed(event.revealed)
     if option.random_pick and not option.gain:
         if event.picked is None:
@@ -144,6 +145,19 @@ def on_finale_answer(draft: Draft, s: Step, event: Event) -> None:
         raise IllegalActionError(str(exc), rule="end-of-game") from exc
     draft.note("end-of-game", player=s.player, card=option.ability)
     draft.push(Step("finale", s.player))
+
+
+def _check_revealed(table: Table, revealed: Sequence[str]) -> None:
+    """Cards the table says came off the deck: real ones, and none seen anywhere else.
+
+    :raises IllegalActionError: naming the first card that cannot have been in the deck.
+    """
+    seen = {c for seat in table.seats for c in seat.hand} | set(table.banished) | {
+        sc.card for stack in table.locations for sc in stack}
+    for card in revealed:
+        if cards.check_id(card) in seen:
+            raise IllegalActionError(f"{card} is not in the deck: the table shows it elsewhere",
+                                     rule="one-copy")
 
 
 def _ask_random_pick(draft: Draft, s: Step, event: Resolve, pile: list[str]) -> None:

@@ -405,6 +405,9 @@ def change_text(change: Change, state: GameState, names: Names = printed) -> str
         return roll_text(change.card or "?", who)
     if change.kind == "automa-card":  # her card's number travels in the card field
         return f"{who} played her card {change.card}"
+    if change.kind == "ruling":  # a play-time judgement call decided (engine.rulings)
+        what = "banished anyway" if change.target == "banish" else "stays"
+        return f"{names(change.card)} had nothing to gain: {what}"
     phrase = _CHANGES.get(change.kind)
     if phrase is None:
         return titled(change.kind)

@@ -4,6 +4,10 @@ Every field's default is the project's reading (see the docs on each field). Sco
 reports which setting decided a player's score when flipping it would change that
 score, so a table that reads a card differently can see the difference and re-score.
 
+One setting is read during play instead (:data:`PLAY_SETTINGS`): a game carries it in
+its Setup's ``variants``, so the log, the journal and a replay all keep it, and the
+log says each time it decided something.
+
 >>> Rulings().gray_double_count
 False
 >>> Rulings(gray_double_count=True).gray_double_count
@@ -12,7 +16,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Iterable
+from dataclasses import dataclass, fields, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,52 @@ class Rulings:
     """Hacker reveals the deck as the earlier players' end-of-game abilities left it;
     False reveals the deck as it was when the end-of-game abilities began."""
 
+    self_banish_needs_gain: bool = True
+    """A deploy ability that gains a card and then banishes its own card (Romulus,
+    Darrow, Victra, Cassius, Octavia, Mustang, Lysander, Codebreaker) is ignored whole
+    when the gain has nothing to take, and the card stays (the rulebook: "if it's not
+    possible to use the deploy ability, ignore the ability"); False reads the banish
+    sentence on its own, so the card is banished unless its own condition spares it.
+    Aja and Antonia are not of this shape: choosing an opponent is always possible, and
+    the multiplayer variant says only the targeting part does nothing."""
+
+
+SELF_BANISH_ALONE = "self-banish-alone"
+"""The Setup variant that plays ``self_banish_needs_gain=False``."""
+
+PLAY_SETTINGS = {"self_banish_needs_gain": SELF_BANISH_ALONE}
+"""Settings read during play, each with the variant a game carries when it is flipped."""
+
+
+def in_play(variants: Iterable[str]) -> Rulings:
+    """The rulings a game plays by, from its Setup's variants (the rest at default).
+
+    >>> in_play({SELF_BANISH_ALONE}).self_banish_needs_gain
+    False
+    """
+    chosen, defaults = set(variants), Rulings()
+    return replace(defaults, **{name: getattr(defaults, name) != (variant in chosen)
+                                for name, variant in PLAY_SETTINGS.items()})
+
+
+def play_variants(rulings: Rulings) -> tuple[str, ...]:
+    """The Setup variants that make a game play by ``rulings``' play-time settings.
+
+    >>> play_variants(Rulings(self_banish_needs_gain=False))
+    ('self-banish-alone',)
+    """
+    defaults = Rulings()
+    return tuple(variant for name, variant in PLAY_SETTINGS.items()
+                 if getattr(rulings, name) != getattr(defaults, name))
+
+
+def in_effect(variants: Iterable[str]) -> list[dict[str, object]]:
+    """Every setting a game is played and scored by: name, value, what it decides, and
+    whether it is read during play (for the page)."""
+    rulings = in_play(variants)
+    return [{"setting": name, "value": getattr(rulings, name), "text": describe(name),
+             "in_play": name in PLAY_SETTINGS} for name in setting_names()]
+
 
 def setting_names() -> tuple[str, ...]:
     """The names of every setting, in declaration order."""
@@ -95,6 +146,8 @@ def _field_docs() -> dict[str, str]:
         "developer_face_down": "whether Developer may take a face-down top card's value",
         "with_means_other_cards": "whether \"with\" means only the other cards in hand",
         "hacker_sees_deck_as_left": "whether Hacker sees the deck as earlier players left it",
+        "self_banish_needs_gain": "whether a card's own banish clause is ignored with a gain "
+        "that has nothing to take",
     }
 
 

@@ -86,7 +86,8 @@ class Change(NamedTuple):
     """One visible consequence of an event, for the log, the voice and the tracker.
 
     ``kind`` is one of: deploy, place, gain, draw, move, banish, reveal, helium,
-    influence, fleet, sovereign, roll, trigger, turn.
+    influence, fleet, sovereign, roll, trigger, turn; "ruling" notes that a play-time
+    setting decided something (``source`` names it, ``target`` says what it decided).
     """
 
     kind: str

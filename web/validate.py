@@ -307,8 +307,9 @@ def _from_camera(camera: Mapping[str, Any] | None) -> list[list[str | None]]:
 
 def _variants(body: Body) -> tuple[str, ...]:
     from engine.abilities.primitives import MULTIPLAYER_VARIANT
+    from engine.rulings import SELF_BANISH_ALONE
 
-    allowed = (MULTIPLAYER_VARIANT, "automa-variant")
+    allowed = (MULTIPLAYER_VARIANT, "automa-variant", SELF_BANISH_ALONE)
     raw = body.array("variants", optional=True) or []
     for value in raw:
         if value not in allowed:
@@ -336,5 +337,8 @@ def _solo(seat: SeatSpec, locations: list[list[str | None]], first: int | None, 
         raise BadInput("'first': 0 if you go first, 1 if Au Toma does")
     start = 0 if apollo else first
     assert start is not None
+    from engine.rulings import PLAY_SETTINGS
+
+    rulings = tuple(v for v in variants if v in PLAY_SETTINGS.values())
     return automa.tracked_solo_game(seat.name, seat.house, locations, first=start,
-                                    automa=her)
+                                    automa=her, variants=rulings)

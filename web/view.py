@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import endgame, narration, scoring
+from engine import endgame, narration, rulings, scoring
 from engine.board import LOCATIONS, Location
 from engine.cards import CARDS
 from engine.decisions import Kind
@@ -52,6 +52,7 @@ def game_view(state: GameState) -> dict[str, Any]:
         "pending": pending_view(state),
         "automa": automa_view(state),
         "scorepad": scorepad_view(state),
+        "rulings": rulings.in_effect(state.variants),
     }
 
 
@@ -448,7 +449,8 @@ def _line(event: Event, before: GameState, after: GameState) -> str | None:
 
 
 _SUMMARY = ("automa-card", "deploy", "gain", "place", "place-under", "place-down", "move",
-            "banish", "roll", "steal", "block", "sovereign", "trigger", "automa-shuffle", "draw")
+            "banish", "roll", "steal", "block", "sovereign", "trigger", "automa-shuffle", "draw",
+            "ruling")  # a play-time ruling that decided this turn (engine.rulings)
 
 
 def _summary(changes: Sequence[Change], seat: int, state: GameState, namer: Namer) -> str:

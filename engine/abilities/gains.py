@@ -38,6 +38,7 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event, choose
+from engine.rulings import SELF_BANISH_ALONE
 from engine.state import Slot
 from engine.steps import Step, answer, step
 
@@ -119,13 +120,39 @@ for _card, _test, _doc in (
 
 # --- "Gain … from this location; banish this unless deployed on a Gold" ---------------------
 
+RULING = "self_banish_needs_gain"  # the Rulings setting these abilities play by
 
-def _must_gain(draft: Draft, s: Step, test: SlotTest, then: Step) -> None:
+
+def nothing_to_gain(draft: Draft, s: Step, *, spared: bool) -> None:
+    """The gain before the card's own banish sentence has nothing to take.
+
+    The rulebook lets a card be deployed and its ability skipped when it cannot be used.
+
+    By default the whole ability is ignored and the card stays; the ``self-banish-alone``
+    variant banishes it anyway. ``spared``: its own condition keeps it either way, so
+    the reading decides nothing and nothing is noted; otherwise the log says which
+    reading decided ("ruling", target "stay" or "banish").
+    """
+    if spared:
+        return
+    alone = SELF_BANISH_ALONE in draft.variants
+    draft.note("ruling", player=s.player, card=s.card, source=RULING,
+               target="banish" if alone else "stay")
+    if alone:
+        banish_self(draft, s)
+
+
+def _must_gain(draft: Draft, s: Step, test: SlotTest, then: Step,
+               spared: bool | None = None) -> None:
+    """Gain a card passing ``test`` here; ``spared`` (a card with its own banish
+    sentence): would that sentence leave the card, should nothing qualify."""
     assert s.location is not None
     options = named_card_options(draft, s, (s.location,), lambda slot: _ok(draft, slot, test),
                                  s.card)
     if options:
         decide(draft, s.player, Kind.TARGET, f"{s.card}: gain which card?", options, then)
+    elif options is not None and spared is not None:
+        nothing_to_gain(draft, s, spared=spared)
 
 
 @deploy("darrow")
@@ -133,7 +160,7 @@ def darrow(draft: Draft, s: Step) -> None:
     """Gain any other non-Gold card from this location; banish Darrow unless deployed on a Gold."""
     on_gold = under_is(draft, s, Color.GOLD)
     if on_gold is not None:
-        _must_gain(draft, s, not_colored(Color.GOLD), s.then("darrow-card", on_gold))
+        _must_gain(draft, s, not_colored(Color.GOLD), s.then("darrow-card", on_gold), on_gold)
 
 
 @answer("darrow-card")
@@ -149,7 +176,7 @@ def romulus(draft: Draft, s: Step) -> None:
     """Gain a Blue from this location; banish Romulus unless deployed directly on a Gold."""
     on_gold = under_is(draft, s, Color.GOLD)
     if on_gold is not None:
-        _must_gain(draft, s, colored(Color.BLUE), s.then("romulus-card", on_gold))
+        _must_gain(draft, s, colored(Color.BLUE), s.then("romulus-card", on_gold), on_gold)
 
 
 @answer("romulus-card")
@@ -178,9 +205,13 @@ def victra(draft: Draft, s: Step) -> None:
     assert s.location is not None
     bottom = draft.stack_at(s.location)[0]
     on_gold = under_is(draft, s, Color.GOLD)
-    if bottom.card != s.card and on_gold is not None and gainable(draft, bottom):
-        leave(draft, s, "gain", (s.location, 0),
-              None if on_gold else with_data(s, "ability-banish-self"))
+    if on_gold is None:
+        return
+    if bottom.card == s.card or not gainable(draft, bottom):
+        nothing_to_gain(draft, s, spared=on_gold)
+        return
+    leave(draft, s, "gain", (s.location, 0),
+          None if on_gold else with_data(s, "ability-banish-self"))
 
 
 @deploy("cassius")
@@ -188,7 +219,8 @@ def cassius(draft: Draft, s: Step) -> None:
     """Gain the card directly under this one; banish Cassius unless that card is a Gold."""
     assert s.location is not None
     below = under(draft, s)
-    if below is None or not gainable(draft, below[1]):
+    if below is None or not gainable(draft, below[1]):  # "that card" would be no Gold
+        nothing_to_gain(draft, s, spared=below is not None and slot_is(below[1], Color.GOLD))
         return
     gold = under_is(draft, s, Color.GOLD)
     if gold is not None:
@@ -201,9 +233,13 @@ def octavia(draft: Draft, s: Step) -> None:
     """If you hold the Sovereign, gain Luna's bottom card (unless Octavia); banish Octavia
     unless that card is a Gold."""
     luna = draft.stack_at(Location.LUNA)
-    if draft.sovereign != s.player or not luna or luna[0].card == s.card:
+    if draft.sovereign != s.player:
+        return  # the condition is the ability's own, not an impossible gain
+    if not luna or luna[0].card == s.card or not gainable(draft, luna[0]):
+        # Octavia herself at the bottom is "that card", a Gold: she stays either way.
+        nothing_to_gain(draft, s, spared=bool(luna) and slot_is(luna[0], Color.GOLD))
         return
-    if not gainable(draft, luna[0]) or not ensure_named(draft, s, [(Location.LUNA, 0)]):
+    if not ensure_named(draft, s, [(Location.LUNA, 0)]):
         return
     gold = slot_is(draft.stack_at(Location.LUNA)[0], Color.GOLD)
     leave(draft, s, "gain", (Location.LUNA, 0),
@@ -216,6 +252,8 @@ def mustang(draft: Draft, s: Step) -> None:
     if draft.banished:
         decide(draft, s.player, Kind.CHOOSE, "Mustang: gain which banished card?",
                banished_choices(draft), s.then("mustang-card"))
+    else:
+        nothing_to_gain(draft, s, spared=False)  # no card, so no Gold to spare him
 
 
 @answer("mustang-card")
@@ -236,6 +274,8 @@ def lysander(draft: Draft, s: Step) -> None:
         draft.draw(s.player)
         if s.location is not Location.LUNA:
             banish_self(draft, s)
+    else:
+        nothing_to_gain(draft, s, spared=s.location is Location.LUNA)
 
 
 @deploy("codebreaker")
@@ -243,11 +283,15 @@ def codebreaker(draft: Draft, s: Step) -> None:
     """Reveal the deck's bottom card; gain it unless Gold or Silver. Banish Codebreaker
     unless deployed on a Gold or Silver."""
     on_gs = under_is(draft, s, Color.GOLD, Color.SILVER)
-    if draft.deck_count > 0 and on_gs is not None:
-        card = deck_bottom(draft)
-        draft.revealed.append(card)
-        draft.note("reveal", card=card, source="deck-bottom")
-        name_revealed(draft, s.player, s.then("codebreaker-seen", on_gs))
+    if on_gs is None:
+        return
+    if draft.deck_count <= 0:
+        nothing_to_gain(draft, s, spared=on_gs)
+        return
+    card = deck_bottom(draft)
+    draft.revealed.append(card)
+    draft.note("reveal", card=card, source="deck-bottom")
+    name_revealed(draft, s.player, s.then("codebreaker-seen", on_gs))
 
 
 @step("codebreaker-seen")

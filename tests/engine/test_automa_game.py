@@ -17,13 +17,13 @@ from engine.automa import (
     AutomaGain,
     AutomaToken,
     Instruction,
-    auctioneer_faces,
     automa_setup,
     bottom_card,
     eo_reveals_red,
     instructions,
     new_solo_game,
     psychologist_hand_size,
+    removed_cards,
     solo_card_ids,
     top_of_hand,
     tracked_solo_game,
@@ -33,10 +33,10 @@ from engine.board import SOLO_REMOVED, Bonus, House
 from engine.decisions import Kind
 from engine.endgame import final_table
 from engine.errors import IllegalActionError
-from engine.events import Choose, Event, Face, Place, from_dict, to_dict
+from engine.events import Choose, Event, Place, from_dict, to_dict
 from engine.game import Game
 from engine.scoring import score
-from engine.state import Hand, Player, evolve
+from engine.state import Hand, evolve
 
 # --- setup ----------------------------------------------------------------------------
 
@@ -326,16 +326,19 @@ def test_her_hand_is_a_stack_with_the_bottom_first() -> None:
     assert bottom_card(Hand()) is None
     hand = Hand(tuple(f"c{i}" for i in range(8)))
     assert top_of_hand(hand) == ("c2", "c3", "c4", "c5", "c6", "c7")
+    assert top_of_hand(hand, 0) == () and top_of_hand(hand, 2) == ("c6", "c7")
+
+
+def test_without_the_variant_the_five_solo_cards_stay_out() -> None:
+    assert removed_cards() == ("auctioneer", "eo", "loan-shark", "psychologist", "roque")
+    assert removed_cards(variant=True) == ("loan-shark",)
+    assert len(solo_card_ids()) == 107 and len(solo_card_ids(variant=True)) == 111
 
 
 def test_variant_helpers() -> None:
     reds = Hand(("dancer", "nero", "lorn", "sevro", "judge", "virga", "mustang"))
     assert not eo_reveals_red(reds)  # the Red (Dancer) is 7th from the top
     assert eo_reveals_red(Hand(("nero", "dancer")))
-    assert auctioneer_faces(Player("Au Toma", fleet=10, influence=3)) == (
-        Face.HELIUM, Face.INFLUENCE)
-    assert auctioneer_faces(Player("Au Toma", fleet=2, influence=10)) == (
-        Face.HELIUM, Face.FLEET)
     assert [psychologist_hand_size(n) for n in (0, 2, 3, 22, 30)] == [0, 0, 1, 7, 10]
 
 

@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import pytest
 from positions import I, J, L, M, position
 
 from engine.board import House
-from engine.endgame import final_table, turns_left
-from engine.events import GainFrom, Lead, Resolve, SetTokens
+from engine.decisions import Decision, Kind
+from engine.draft import Draft
+from engine.endgame import (
+    _ask_random_pick,
+    _next_unseen_hand,
+    final_table,
+    finale_step,
+    hand_wanted,
+    on_hand,
+    turns_left,
+)
+from engine.errors import IllegalActionError
+from engine.events import Event, GainFrom, Lead, Resolve, RevealHand, SetTokens
 from engine.game import Game
+from engine.rules import apply
 from engine.scoring import score
-from engine.state import Phase
+from engine.state import GameState, Hand, Phase, Player, Slot
+from engine.steps import Step
+from engine.table import AutomaInfo, Seat, StackCard
 
 HANDS = [
     ["pax-au-telemanus", "the-howlers", "eo"],
@@ -47,9 +62,24 @@ def test_rulebook_example_b_triggers_c_and_d_play_then_apollo_plays_last() -> No
     lead_and_gain(game, "martyr", I)  # D
     assert game.state.current == 0 and game.state.phase is Phase.PLAYING
     assert turns_left(game.state) == {0: 1, 1: 0, 2: 0, 3: 0}
+    assert game.state.turn is not None and game.state.turn.kind == "apollo-last"
     lead_and_gain(game, "the-howlers", I)  # A's extra, last turn
     assert game.state.phase is Phase.OVER
     assert [p.turns for p in game.state.players] == [2, 1, 1, 1]
+    assert [c.kind for c in game.state.changes][-1] == "over"
+
+
+def test_turns_left_counts_the_triggering_turn_while_it_is_still_played() -> None:
+    hands = [["deanna", "eo"], ["lorn"], ["judge"], ["martyr"]]
+    apollo = position(hands, STACKS, houses=HOUSES, tokens={0: (6, 0, 7)})
+    apollo.play(Lead("deanna", J))  # +1 Helium: A triggers before the gain step
+    assert apollo.state.trigger is not None and apollo.state.final_turns is None
+    assert turns_left(apollo.state) == {0: 2, 1: 1, 2: 1, 3: 1}  # and Apollo's extra one
+    others = [House.MINERVA, House.MARS, House.DIANA, House.JUPITER]
+    plain = position(hands, STACKS, houses=others, tokens={0: (6, 0, 7)})
+    assert turns_left(plain.state) == {}
+    plain.play(Lead("deanna", J))
+    assert turns_left(plain.state) == {0: 1, 1: 1, 2: 1, 3: 1}  # no extra turn for anyone
 
 
 def test_when_apollo_triggers_everyone_else_plays_once_more_then_apollo() -> None:
@@ -163,3 +193,94 @@ def test_scores_come_from_the_table_the_finale_left() -> None:
     assert gained == 1  # the Auctioneer's one bonus
     sheet = score(final_table(game.state))
     assert sheet.players[0].helium == 3 * after.helium
+
+
+
+def test_final_table_carries_every_fact_scoring_reads() -> None:
+    players = (Player("Ann", House.MARS, helium=3, influence=4, fleet=5, hand=Hand(("eo",))),
+               Player("Bo", House.DIANA, helium=1, influence=2, fleet=6,
+                      hand=Hand(("lorn", "judge"))),
+               Player("Au Toma", None, helium=2, influence=1, fleet=3, automa=True,
+                      hand=Hand(("aja",))))
+    state = GameState(players=players, locations=(
+        (Slot("sefi"), Slot("sevro", face_down=True)), (), (Slot("nero"),), ()),
+        banished=("pelus",), sovereign=1, first_player=1, neutral_influence=3,
+        deck=("virga",), deck_count=1)
+    table = final_table(state)
+    assert table.seats == (
+        Seat("Ann", ("eo",), helium=3, influence=4, fleet=5, house=House.MARS),
+        Seat("Bo", ("lorn", "judge"), helium=1, influence=2, fleet=6, sovereign=True,
+             house=House.DIANA),
+        Seat("Au Toma", ("aja",), helium=2, influence=1, fleet=3, automa=AutomaInfo()))
+    assert table.locations == ((StackCard("sefi"), StackCard("sevro", face_down=True)), (),
+                               (StackCard("nero"),), ())
+    assert (table.banished, table.neutral_influence, table.first_player, table.deck) == (
+        ("pelus",), 3, 1, ("virga",))
+
+
+def test_scoring_waits_for_unseen_hands_first_player_first() -> None:
+    ann, bo, cy = (Player(n, hand=Hand(unknown=k)) for n, k in (("Ann", 2), ("Bo", 0),
+                                                                  ("Cy", 1)))
+    state = GameState(players=(ann, bo, cy), first_player=1)
+    with pytest.raises(IllegalActionError) as raised:
+        final_table(state)
+    assert str(raised.value) == "Ann's hand holds 2 unidentified cards [scoring-needs-hands]"
+    assert raised.value.rule == "scoring-needs-hands"
+    assert _next_unseen_hand(Draft(state)) == 2  # clockwise from Bo: Cy before Ann
+
+
+def test_hand_wanted_names_the_seat_whose_hand_the_game_waits_for() -> None:
+    def asking(*options: Event) -> GameState:
+        return GameState(pending=Decision(Kind.CONFIRM, 2, "lay it out", options,
+                                          Step("finale-hand", 2)))
+
+    assert hand_wanted(asking(RevealHand(2))) == 2
+    assert hand_wanted(asking(Resolve(0), RevealHand(2))) is None  # not a hand: another ask
+    assert hand_wanted(asking()) is None and hand_wanted(GameState()) is None
+
+
+def test_a_laid_out_hand_must_match_what_is_known_of_it() -> None:
+    state = GameState(players=(Player("Ann", hand=Hand(("eo",), unknown=1)),),
+                      phase=Phase.FINALE)
+    with pytest.raises(IllegalActionError) as short:
+        on_hand(Draft(state), Step("finale-hand", 0), RevealHand(0, ("eo",)))
+    assert (str(short.value), short.value.rule) == (
+        "Ann holds 2 cards, not 1 [reveal-hand]", "reveal-hand")
+    with pytest.raises(IllegalActionError) as wrong:
+        on_hand(Draft(state), Step("finale-hand", 0), RevealHand(0, ("lorn", "aja")))
+    assert (str(wrong.value), wrong.value.rule) == (
+        "eo is known to be in that hand [reveal-hand]", "reveal-hand")
+
+
+def test_a_random_banished_card_is_chance_in_a_simulation_and_observed_at_a_table() -> None:
+    for deck, asked in (((), None), (None, 1)):
+        draft = Draft(GameState(players=(Player("Ann"), Player("Bo")), deck=deck))
+        _ask_random_pick(draft, Step("finale-answer", 1), Resolve(0), ["lorn", "aja"])
+        pending = draft.pending
+        assert pending is not None and (pending.kind, pending.player) == (Kind.RANDOM, asked)
+        assert pending.prompt == "Draw a random banished card"
+        assert pending.options == (Resolve(0, picked="lorn"), Resolve(0, picked="aja"))
+
+
+def test_a_tracked_finale_asks_for_hands_then_names_the_deck_cards_an_ability_turns() -> None:
+    state = GameState(players=(Player("Ann", hand=Hand(("eo",), unknown=1)),
+                               Player("Bo", hand=Hand(("hacker",)))),
+                      phase=Phase.FINALE, deck=None, deck_count=5, total_cards=8)
+    draft = Draft(state)
+    finale_step(draft, Step("finale", 0))
+    asked = draft.freeze()
+    assert asked.pending == Decision(Kind.CONFIRM, 0, "Ann: lay your hand face up for the camera",
+                                     (RevealHand(0),), Step("finale-hand", 0))
+    laid = apply(asked, RevealHand(0, ("eo", "lorn")))
+    assert laid.players[0].hand == Hand(("eo", "lorn"))
+    assert (laid.pending.kind, laid.pending.player) == (Kind.CHOOSE, 1)  # Bo's Hacker
+    with pytest.raises(IllegalActionError) as unnamed:
+        apply(laid, Resolve(0))
+    assert str(unnamed.value) == "name the cards turned over from the deck [end-of-game]"
+    with pytest.raises(IllegalActionError) as elsewhere:
+        apply(laid, Resolve(0, revealed=("eo",)))  # it lies in Ann's hand
+    assert str(elsewhere.value) == "eo is not in the deck: the table shows it elsewhere [one-copy]"
+    done = apply(laid, Resolve(0, revealed=("aja",)))
+    assert done.phase is Phase.OVER
+    assert [(c.kind, c.player, c.card) for c in done.changes] == [
+        ("end-of-game", 1, "hacker"), ("over", None, None)]

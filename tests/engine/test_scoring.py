@@ -15,7 +15,6 @@ from engine.bonuses import CLAUSES, Facts, Hand
 from engine.cards import ALL_IDS, CARDS, Color
 from engine.rulings import Rulings
 from engine.scoring import (
-    AUTOMA_RATES,
     FLEET_POINTS,
     Step,
     best_hand,
@@ -84,7 +83,7 @@ def test_helium_sovereign_and_excess_cards() -> None:
 
 # ---- Au Toma ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("level", sorted(AUTOMA_RATES))
+@pytest.mark.parametrize("level", range(1, 7))  # her rules' rates, not the table tested
 def test_au_toma_rates_by_level(level: int) -> None:
     # Even parity: Eo (10) and Judge (10) match; Sevro (15) does not.
     seat = Seat("Au Toma", ("eo", "judge", "sevro"), automa=AutomaInfo(level, "even"))
@@ -412,3 +411,38 @@ def test_doctests(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_scorepad_explains_each_token_row_and_au_tomas_rows() -> None:
+    hand = ("eo", "judge", "aja", "pelus", "ragnar", "calliope", "ceo", "sevro", "darrow")
+    odd = [c for c in ALL_IDS if CARDS[c].core % 2][:15]
+    even = [c for c in ALL_IDS if CARDS[c].core % 2 == 0 and c not in hand][:8]
+    sheet = score(table_of(
+        Seat("Ann", hand, helium=4, influence=5, fleet=3, sovereign=True),
+        Seat("Bo", ("lorn",), influence=2),
+        Seat("Au Toma", tuple(odd + even), automa=AutomaInfo(2, "odd"), influence=5)))
+    ann, bo, her = ([(r.step.value, r.points, r.lines) for r in p.rows[3:]]
+                    for p in sheet.players)
+    assert ann == [("fleet", 6, ("position 3",)), ("helium", 12, ("4 Helium × 3",)),
+                   ("sovereignty", 10, ("holds the Sovereign token",)),
+                   ("influence", 20, ("5 token(s) × 4",)),
+                   ("excess_cards", -20, ("2 card(s) past the 7th",))]
+    assert bo[2:] == [("sovereignty", 0, ()), ("influence", 4, ("2 token(s) × 2",)),
+                      ("excess_cards", 0, ())]
+    assert her[4] == ("excess_cards", 0, ("Au Toma has no excess-card penalty",))
+    core, bonus = sheet.players[2].rows[1:3]
+    assert (core.step, core.points, core.lines) == (Step.CARDS_CORE, 70, ("Au Toma's base",))
+    assert (bonus.step, bonus.points, bonus.lines) == (Step.CARDS_BONUS, 105, (
+        "15 matching (odd) × 6, 5 non-matching × 3", "hand cut from 23 to 20 cards first"))
+
+
+def test_the_scorepad_explains_end_of_game_points_and_an_empty_influence_row() -> None:
+    sheet = score(table_of(Seat("A", (), extra_points=7), Seat("B", (), influence=1)))
+    first, second = sheet.players
+    assert first.rows[0].lines == ("7 from end-of-game abilities",) and first.end_of_game == 7
+    assert second.rows[0].lines == () and first.rows[6].lines == ("no tokens",)
+
+
+def test_a_lone_leader_with_the_sovereign_wins_outright_not_by_the_token() -> None:
+    assert winners([("A", 31, True), ("B", 30, False)]) == (("A",), False)
+    assert winners([("A", 31, False), ("B", 30, True)]) == (("A",), False)

@@ -193,9 +193,10 @@ def _private_cards(state: GameState, seen: set[str]) -> set[str]:
 
 
 def _without_summaries(data: object) -> object:
-    """The view minus catalogue texts (an ability summary may name other cards)."""
+    """The view minus catalogue texts (an ability summary or a ruling may name cards)."""
     if isinstance(data, dict):
-        return {k: _without_summaries(v) for k, v in data.items() if k != "summary"}
+        return {k: _without_summaries(v) for k, v in data.items()
+                if k not in ("summary", "rulings")}
     if isinstance(data, list):
         return [_without_summaries(v) for v in data]
     return data
@@ -369,3 +370,17 @@ def test_the_log_needs_one_state_around_each_event() -> None:
     game = tracked()
     with pytest.raises(ValueError, match="one state before each event"):
         view.log_view(game.log, game.states[:1])
+
+
+def test_a_ruling_that_decided_a_deploy_is_in_the_log_and_the_rulings_list() -> None:
+    from engine.rulings import SELF_BANISH_ALONE
+
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    for variants, said in (((), "Romulus had nothing to gain: stays"),
+                           ((SELF_BANISH_ALONE,), "Romulus had nothing to gain: banished")):
+        game = Game(tracked_game(seats, [["deanna"], [], [], []], first=0, variants=variants))
+        game.play(Lead("romulus", Location.MARS))  # no Blue on an empty Mars
+        entry = view.log_view(game.log, game.states)[0]
+        assert any(said in line for line in [entry["text"], *entry["lines"]]), entry
+        listed = {r["setting"]: r["value"] for r in view.game_view(game.state)["rulings"]}
+        assert listed["self_banish_needs_gain"] is (not variants)

@@ -19,8 +19,14 @@ from abilities_support import (
 )
 
 from engine.abilities.primitives import MULTIPLAYER_VARIANT
+from engine.board import House
+from engine.cards import ALL_IDS
 from engine.decisions import Kind
-from engine.events import Choose, Decline
+from engine.events import Block, Choose, Decline
+
+# Cards for filling hands: none of the five block cards, none named in these tests.
+SPARE = [c for c in ALL_IDS if c not in ("aja", "hypnotist", "eo", "lorn", "judge", "justice",
+                                        "martyr", "pax-au-telemanus", "the-howlers")]
 
 
 def test_aja_makes_an_opponent_banish_a_card_then_leaves() -> None:
@@ -121,3 +127,39 @@ def test_hypnotist_everyone_clockwise_banishes_a_card_and_draws() -> None:
     empty = table([["hypnotist"], []], deck=["aja"])
     lead(empty, "hypnotist", M)
     assert empty.state.banished == () and empty.state.deck[0] == "aja"
+
+
+def test_the_multiplayer_variant_spares_a_hand_of_exactly_the_starting_size() -> None:
+    # FAQ: only an opponent whose hand is larger than their starting hand may be picked.
+    five, six = SPARE[:5], SPARE[5:11]
+    game = table([["aja"], five, six], variants=[MULTIPLAYER_VARIANT])
+    lead(game, "aja", M)  # seat 1 holds exactly 5: seat 2 is the only pick, taken at once
+    assert game.pending.player == 2 and values(game) == set(six)
+    ceres = table([["aja"], six, SPARE[11:17]], houses=[None, House.CERES, None],
+                  variants=[MULTIPLAYER_VARIANT])
+    lead(ceres, "aja", M)  # Ceres was dealt 6: spared at 6, the other seat is not
+    assert ceres.pending.player == 2
+    seven = table([["aja"], SPARE[:7]], houses=[None, House.CERES],
+                  variants=[MULTIPLAYER_VARIANT])
+    lead(seven, "aja", M)
+    assert seven.pending.player == 1 and len(values(seven)) == 7
+
+
+def test_hypnotists_forced_banish_opens_the_block_window_for_opponents_only() -> None:
+    # Judge: "when an opponent tries to ... banish any of your cards, reveal this to block".
+    game = table([["hypnotist", "judge", "eo"], ["lorn", "pax-au-telemanus"]],
+                 deck=["aja", "nero"])
+    lead(game, "hypnotist", M)
+    assert asks(game) is Kind.CHOOSE and game.pending.player == 0  # no window for oneself
+    play(game, Choose("eo"))
+    assert asks(game) is Kind.BLOCK and game.pending.player == 1
+    assert values(game) == {"pax-au-telemanus", "decline"}
+    play(game, Block("pax-au-telemanus"))  # blocked: no banish, so no card from the deck
+    assert game.state.banished == ("eo",) and hand(game, 1) == ("lorn", "pax-au-telemanus")
+    assert game.state.deck[0] == "nero" and gain_is_next(game)
+    declined = table([["hypnotist", "eo"], ["lorn", "the-howlers"]], deck=["aja", "nero"])
+    lead(declined, "hypnotist", M)
+    assert asks(declined) is Kind.BLOCK
+    play(declined, Decline(), Choose("lorn"))
+    assert declined.state.banished == ("eo", "lorn")
+    assert hand(declined, 1) == ("the-howlers", "nero")

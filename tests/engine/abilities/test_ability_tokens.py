@@ -282,3 +282,27 @@ def test_auctioneer_against_au_toma_rolls_until_she_can_take_it() -> None:
     assert [e for e in game.log if isinstance(e, Roll)][-1].face.value == "helium"
     assert tokens(game, 1) == (1, 0, 10) and tokens(game) == (0, 1, 1)
     assert turn_of(game) is None and gain_is_next(game)
+
+
+def test_auctioneer_re_rolls_helium_for_au_toma_at_ten_helium() -> None:
+    # Au Toma treats 10 Helium as a cap (her rules cap it), so the variant's roll goes again.
+    game = solo(["auctioneer"], ["lorn", "judge"], tokens={1: (10, 0, 0)},
+                rng=Picks("helium", "influence"), variant=True)
+    lead(game, "auctioneer", M)
+    assert [e.face.value for e in game.log if isinstance(e, Roll)] == ["helium", "influence"]
+    assert tokens(game, 1) == (10, 1, 0) and tokens(game) == (1, 0, 1)
+    below = solo(["auctioneer"], ["lorn", "judge"], tokens={1: (9, 0, 0)},
+                 rng=Picks("helium"), variant=True)
+    lead(below, "auctioneer", M)  # at 9 she can still take it
+    assert tokens(below, 1) == (10, 0, 0) and tokens(below) == (0, 1, 1)
+
+
+def test_auctioneer_re_rolls_influence_for_au_toma_with_none_left_to_place() -> None:
+    game = solo(["auctioneer"], ["lorn", "judge"], tokens={1: (0, 10, 9)},
+                rng=Picks("influence", "fleet"), variant=True)
+    lead(game, "auctioneer", M)
+    assert tokens(game, 1) == (0, 10, 10) and tokens(game) == (1, 1, 0)
+    room = solo(["auctioneer"], ["lorn", "judge"], tokens={1: (0, 9, 0)},
+                rng=Picks("influence"), variant=True)
+    lead(room, "auctioneer", M)
+    assert tokens(room, 1) == (0, 10, 0)

@@ -1,0 +1,291 @@
+"""Mutation testing of one engine module against ``tests/engine``: the score, and what survived.
+
+    nice -n 15 .venv/bin/python benchmarks/mutation.py engine/rules.py
+    nice -n 15 .venv/bin/python benchmarks/mutation.py engine/scoring.py --only constants
+
+The tools are not in the ``dev`` extra (the test suite does not need them):
+``.venv/bin/pip install mutmut==3.8.1 cosmic-ray==8.7.0``.
+
+Two tools, because each reaches code the other cannot afford or cannot see:
+
+* **mutmut** mutates function bodies and runs, per mutant, only the tests that call the
+  mutated function, fastest first, in a forked worker: a few seconds a mutant. It skips
+  decorated functions, so the working copy lifts registration decorators (``@step``,
+  ``@answer``) into plain assignments after the function and drops ``lru_cache`` (a
+  forked worker would otherwise inherit results cached by the clean run).
+* **cosmic-ray** mutates module-level statements too (the rule constants and Au Toma's
+  table, which mutmut never touches), one whole ``pytest -x`` run a mutant; only those
+  module-level mutants are run with it.
+
+After new tests, ``--recheck DIR --base COMMIT`` re-tries only an earlier run's survivors
+(``DIR/survivors.txt``) against the current module, running only the test files changed
+since ``COMMIT``: the old tests let those mutants live, so only a new or changed test can
+kill one now. A diff that no longer applies (its code changed) is counted as surviving.
+
+Everything happens in a copy under ``build/mutation/<module>/`` (engine, tests/engine,
+examples, and a link to ``../shared`` so the reference tests run too); the project's
+files are never touched. The survivors are written to ``survivors.txt`` there, with the
+diff of each (``mutmut show NAME`` in ``mutmut/`` shows one again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import fnmatch
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+KILLED = frozenset({"killed", "timeout", "segfault", "caught by type check"})
+DROPPED = frozenset({"lru_cache", "cache"})  # pure memos: dropped, see the docstring
+
+# The functions that hold the rules' numbers and comparisons (scoring steps 3-7, the 4/2/1
+# ranking, Au Toma's rates and cut; her priority letters, Luna pairing, parity, location
+# picking, caps and substitutions): ``--rules-only`` mutates just these, for modules too big
+# to run whole on a shared two-core machine in one sitting.
+RULES = {
+    "engine/scoring.py": ("_automa_rows", "influence_points", "_influence_points",
+                          "_token_points", "_token_rows", "_rank_line", "_end_row", "_core",
+                          "winners"),
+    "engine/automa.py": ("luna_icon", "parity_of", "place_of", "gain_source", "capped",
+                         "bonus_plan", "_uncapped", "removed_cards", "solo_card_ids",
+                         "bottom_card", "top_of_hand", "eo_reveals_red", "psychologist_hand_size"),
+}
+
+MUTMUT_CONFIG = """
+[tool.mutmut]
+source_paths = ["engine"]
+also_copy = ["examples"]
+only_mutate = ["{module}"]
+pytest_add_cli_args_test_selection = ["tests/engine"]
+pytest_add_cli_args = ["-p", "no:cacheprovider"]
+"""
+
+COSMIC_CONFIG = """
+[cosmic-ray]
+module-path = "{module}"
+timeout = 300.0
+excluded-modules = []
+test-command = "{python} -m pytest {first} tests/engine -x -q -p no:cacheprovider"
+
+[cosmic-ray.distributor]
+name = "local"
+"""
+
+
+def copy_project(work: Path, module: str, *, config: str) -> None:
+    """A fresh working copy with the tool's config appended to pyproject.toml."""
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    shutil.copytree(ROOT / "engine", work / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "tests" / "engine", work / "tests" / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "examples", work / "examples")
+    # One pytest process per mutant: the suite's own xdist workers would only get in the way.
+    text = re.sub(r" -n \d+| --dist \w+", "", (ROOT / "pyproject.toml").read_text())
+    # The module's own test file first: most mutants die there, and -x stops at once.
+    first = Path("tests/engine") / f"test_{Path(module).stem}.py"
+    (work / "pyproject.toml").write_text(text + config.format(
+        module=module, python=sys.executable, first=first if (ROOT / first).exists() else ""))
+    shared = ROOT.parent / "shared"
+    if shared.exists():
+        # mutmut runs the tests from mutants/, two levels down: ../shared from there.
+        (work / "shared").symlink_to(shared)
+        (work.parent / "shared").unlink(missing_ok=True)
+        (work.parent / "shared").symlink_to(shared)
+
+
+def lift_decorators(source: str) -> str:
+    """Top-level ``@deco def f`` becomes ``def f`` and ``f = deco(f)`` (same behaviour)."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    after: dict[int, list[str]] = {}
+    removed: set[int] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or not node.decorator_list:
+            continue
+        for deco in node.decorator_list:
+            removed.update(range(deco.lineno - 1, deco.end_lineno or deco.lineno))
+        wraps = [ast.get_source_segment(source, d) or "" for d in node.decorator_list]
+        after[(node.end_lineno or node.lineno) - 1] = [
+            f"{node.name} = {w}({node.name})" for w in reversed(wraps)
+            if re.match(r"\w+", w) and re.match(r"\w+", w).group() not in DROPPED]  # type: ignore[union-attr]
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i in removed:
+            continue
+        out.append(line)
+        out.extend(after.get(i, ()))
+    return "\n".join(out) + "\n"
+
+
+def run_mutmut(module: str, work: Path, children: int, names: list[str]) -> Counter[str]:
+    """``names``: only these mutants (say, an earlier run's survivors after new tests)."""
+    copy_project(work, module, config=MUTMUT_CONFIG)
+    target = work / module
+    target.write_text(lift_decorators(target.read_text()))
+    with (work / "run.log").open("w") as log:
+        done = subprocess.run([BIN / "mutmut", "run", "--max-children", str(children), *names],
+                              cwd=work, stdout=log, stderr=subprocess.STDOUT, check=False)
+    if done.returncode:
+        sys.exit(f"mutmut failed (exit {done.returncode}): see {work / 'run.log'}")
+    listing = subprocess.run([BIN / "mutmut", "results", "--all", "true"], cwd=work,
+                             capture_output=True, text=True, check=True).stdout
+    found = dict(re.findall(r"^\s*(\S+): (.+)$", listing, re.M))
+    if names:
+        found = {name: status for name, status in found.items()
+                 if any(fnmatch.fnmatchcase(name, pattern) for pattern in names)}
+    survivors = [name for name, status in found.items() if status not in KILLED]
+    with (work / "survivors.txt").open("w") as out:
+        for name in survivors:
+            shown = subprocess.run([BIN / "mutmut", "show", name], cwd=work,
+                                   capture_output=True, text=True, check=False).stdout
+            out.write(f"## {name}: {found[name]}\n{shown}\n")
+    print(f"survivors: {work / 'survivors.txt'}", flush=True)
+    return Counter(found.values())
+
+
+def module_level_lines(source: str) -> set[int]:
+    """Lines of statements outside every function and class (1-based)."""
+    lines: set[int] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def run_cosmic_ray(module: str, work: Path) -> Counter[str]:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    copy_project(work, module, config=COSMIC_CONFIG)
+    db = work / "session.sqlite"
+    subprocess.run([BIN / "cosmic-ray", "init", "pyproject.toml", db.name], cwd=work,
+                   check=True, capture_output=True)
+    keep = module_level_lines((work / module).read_text())
+    with use_db(str(db), WorkDB.Mode.open) as wdb:
+        for item in list(wdb.pending_work_items):
+            if not any(m.start_pos[0] in keep for m in item.mutations):
+                wdb.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+    with (work / "run.log").open("w") as log:
+        subprocess.run([BIN / "cosmic-ray", "exec", "pyproject.toml", db.name], cwd=work,
+                       stdout=log, stderr=subprocess.STDOUT, check=True)
+    counts: Counter[str] = Counter()
+    with use_db(str(db), WorkDB.Mode.open) as wdb, (work / "survivors.txt").open("w") as out:
+        for item, result in wdb.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue
+            status = "killed" if result.test_outcome.value == "killed" else "survived"
+            if result.worker_outcome in (WorkerOutcome.EXCEPTION, WorkerOutcome.ABNORMAL):
+                status = "killed"  # the mutant does not even import
+            counts[status] += 1
+            if status == "survived":
+                m = item.mutations[0]
+                out.write(f"## {m.operator_name} line {m.start_pos[0]}\n{result.diff}\n")
+    return counts
+
+
+def parse_survivors(text: str) -> list[tuple[str, str, str]]:
+    """(name, status, diff) of each mutant a run left alive."""
+    parts = re.split(r"^## (\S+): (.+)$", text, flags=re.M)
+    return [(parts[i], parts[i + 1], parts[i + 2]) for i in range(1, len(parts) - 2, 3)]
+
+
+def diff_blocks(diff: str) -> tuple[str, str]:
+    """The lines a one-hunk diff replaces, and what it puts there (with their context)."""
+    old, new = [], []
+    for line in diff.splitlines():
+        if line.startswith(("---", "+++", "@@", "#")) or not line:
+            continue
+        if line[0] in " -":
+            old.append(line[1:])
+        if line[0] in " +":
+            new.append(line[1:])
+    return "\n".join(old) + "\n", "\n".join(new) + "\n"
+
+
+def recheck(module: str, before: Path, base: str, work: Path) -> Counter[str]:
+    """The statuses of ``before``'s survivors against the current code and new tests."""
+    copy_project(work, module, config="")
+    changed = subprocess.run(["git", "diff", "--name-only", base, "--", "tests/engine"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    tests = [t for t in changed if t.endswith(".py") and (ROOT / t).exists()]
+    target = work / module
+    source = target.read_text()
+    counts: Counter[str] = Counter()
+    with (work / "survivors.txt").open("w") as out:
+        for name, status, diff in parse_survivors((before / "survivors.txt").read_text()):
+            old, new = diff_blocks(diff)
+            if source.count(old) != 1:
+                counts["not applied"] += 1
+                out.write(f"## {name}: {status} (the code changed)\n{diff}\n")
+                continue
+            target.write_text(source.replace(old, new))
+            run = subprocess.run([sys.executable, "-m", "pytest", *tests, "-x", "-q",
+                                  "-p", "no:cacheprovider"], cwd=work, capture_output=True,
+                                 text=True, check=False)
+            verdict = "killed" if run.returncode else status
+            counts[verdict] += 1
+            if verdict != "killed":
+                out.write(f"## {name}: {verdict}\n{diff}\n")
+    target.write_text(source)
+    print(f"survivors: {work / 'survivors.txt'} (tests run: {' '.join(tests)})", flush=True)
+    return counts
+
+
+def report(tool: str, module: str, counts: Counter[str]) -> int:
+    killed = sum(n for status, n in counts.items() if status in KILLED)
+    total = sum(counts.values())
+    detail = ", ".join(f"{status} {n}" for status, n in sorted(counts.items()))
+    print(f"{module} [{tool}]: killed {killed} / {total} ({detail})", flush=True)
+    return killed
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("module", help="e.g. engine/rules.py")
+    p.add_argument("--only", choices=("functions", "constants"), help="one of the two runs")
+    p.add_argument("--max-children", type=int, default=1, help="mutmut's parallel workers")
+    p.add_argument("--work", type=Path, default=ROOT / "build" / "mutation")
+    p.add_argument("--again", type=Path, metavar="SURVIVORS",
+                   help="run only the mutmut mutants listed in an earlier survivors.txt")
+    p.add_argument("--recheck", type=Path, metavar="DIR",
+                   help="re-try the survivors of an earlier mutmut run (its working copy)")
+    p.add_argument("--base", default="main", help="with --recheck: tests changed since this")
+    p.add_argument("--rules-only", action="store_true",
+                   help="mutate only the functions in RULES (scoring.py, automa.py)")
+    args = p.parse_args()
+    if not (ROOT / args.module).is_file() or not args.module.startswith("engine/"):
+        p.error(f"{args.module}: not a module under engine/")
+    stem = Path(args.module).stem
+    totals = Counter[str]()
+    if args.recheck:
+        again = recheck(args.module, args.recheck, args.base, args.work / stem / "recheck")
+        report("survivors re-tried", args.module, again)
+        return
+    names = re.findall(r"^## (\S+):", args.again.read_text(), re.M) if args.again else []
+    if args.rules_only:
+        if args.module not in RULES:
+            p.error(f"--rules-only: no selection for {args.module} (run it whole)")
+        dotted = args.module.removesuffix(".py").replace("/", ".")
+        names += [f"{dotted}.x_{fn}__mutmut_*" for fn in RULES[args.module]]
+    if args.only != "constants":
+        totals += run_mutmut(args.module, args.work / stem / "mutmut", args.max_children, names)
+        report("mutmut", args.module, totals)
+    if args.only != "functions":
+        constants = run_cosmic_ray(args.module, args.work / stem / "cosmic-ray")
+        report("cosmic-ray, module level", args.module, constants)
+        totals += constants
+    report("both", args.module, totals)
+
+
+if __name__ == "__main__":
+    main()
