@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "CLOCK": None,  # the rate limiter's clock (tests pass a fake one)
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
     "SSE_MAX_CLIENTS": 40,  # open event streams; each holds a server thread
+    "CONNECTION_LIMIT": 1000,  # open connections waitress accepts (web.server)
+    "REQUEST_TIMEOUT": 5.0,  # seconds a connection has to send a whole request
+    "IDLE_TIMEOUT": 30.0,  # seconds an idle keep-alive connection is kept
     "ENGINE_TIMEOUT": 5.0,  # seconds to wait for the engine thread to apply a command
     "PUBLIC_URL": None,  # the address /join encodes; None: worked out from the request
     "MAX_CONTENT_LENGTH": 64 * 1024,
