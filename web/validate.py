@@ -45,8 +45,13 @@ _short.maxlist = _short.maxdict = _short.maxtuple = 4
 
 
 def shown(value: object) -> str:
-    """``value`` quoted for an error message: at most a few dozen characters."""
-    return _short.repr(value)
+    """``value`` quoted for an error message: at most 60 characters.
+
+    >>> shown(["darrow"] * 1000)
+    "['darrow', 'darrow', 'darrow', 'darrow', ...]"
+    """
+    text: str = _short.repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # --- the request body as JSON ---------------------------------------------------------------
@@ -107,13 +112,13 @@ def check_shape(value: object) -> None:
 
     Walks without recursion, so no shape of document can exhaust the stack.
     """
-    stack: list[tuple[object, int]] = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]  # (item, its level: the body's is 1)
     while stack:
         item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise BadInput(f"the body is nested deeper than {MAX_DEPTH} levels")
         if isinstance(item, str):
             _check_text(item)
+        elif isinstance(item, dict | list) and depth > MAX_DEPTH:
+            raise BadInput(f"the body is nested deeper than {MAX_DEPTH} levels")
         elif isinstance(item, dict):
             stack.extend((key, depth) for key in item)
             stack.extend((child, depth + 1) for child in item.values())
