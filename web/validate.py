@@ -331,7 +331,8 @@ def new_game(body: Body, camera: Mapping[str, Any] | None, rng: random.Random) -
     stable view (the top card of each location named, the covered one not).
     """
     seats = _seats(body)
-    first = body.integer("first", 0, len(seats) - 1, optional=True)
+    # Solo: 0 you, 1 Au Toma (her seat comes with the game, not from 'players').
+    first = body.integer("first", 0, max(len(seats), 2) - 1, optional=True)
     locations = _setup_locations(body, camera)
     variants = _variants(body)
     level = body.integer("automa_level", 1, 6, optional=True)
