@@ -2,7 +2,8 @@
 
 Starts one ``yes > /dev/null`` per core (``--busy``), runs ``pytest tests/web`` ``--runs``
 times, stops the busy processes it started (by their own ids), and prints each run's
-result and the count of green runs. Any test that fails even once is a bug.
+result and the count of green runs (a failed run's output goes to a file in the temp
+directory, named in the line). Any test that fails even once is a bug.
 
 Reproduce (from the repository root)::
 
@@ -16,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,8 +29,9 @@ def busy(count: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(count)]
 
 
-def run_once(paths: list[str]) -> tuple[bool, float, str]:
-    """One pytest run: green or not, its wall time, and its summary line."""
+def run_once(paths: list[str], log: Path) -> tuple[bool, float, str]:
+    """One pytest run: green or not, its wall time, and its summary (the whole output of
+    a failed run is kept in ``log``)."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            *paths], cwd=ROOT, capture_output=True, text=True, check=False)
@@ -36,6 +39,9 @@ def run_once(paths: list[str]) -> tuple[bool, float, str]:
     lines = done.stdout.strip().splitlines()
     summary = lines[-1] if lines else done.stderr.strip()[-200:]
     failures = [line for line in lines if re.match(r"(FAILED|ERROR) ", line)]
+    if done.returncode != 0:
+        log.write_text(done.stdout + done.stderr)
+        failures.append(f"output: {log}")
     return done.returncode == 0, elapsed, "\n    ".join([summary, *failures])
 
 
@@ -50,7 +56,8 @@ def main() -> int:
     green = 0
     try:
         for n in range(1, args.runs + 1):
-            ok, elapsed, summary = run_once(args.paths)
+            log = Path(tempfile.gettempdir()) / f"web_stress_run{n}.log"
+            ok, elapsed, summary = run_once(args.paths, log)
             green += ok
             print(f"run {n:2d}: {'green' if ok else 'FAILED'} in {elapsed:5.1f} s  {summary}",
                   flush=True)

@@ -46,8 +46,9 @@ def serving(app: Flask) -> Iterator[Server]:
 
 
 @pytest.fixture
-def server(app: Flask, files: None) -> Iterator[Server]:
-    yield from serving(app)
+def server(service: Service, files: None) -> Iterator[Server]:
+    """Deadlines out of the way: these sockets must stay held while the page is timed."""
+    yield from serving(make_app(service, REQUEST_TIMEOUT=600.0))
 
 
 def connect(server: Server, first: bytes = b"") -> socket.socket:
@@ -90,9 +91,9 @@ def closed_by_server(sock: socket.socket, timeout: float) -> bool:
     return True
 
 
-def timed(fetch: Callable[[], object]) -> float:
+def timed(fetch: Callable[[str], object], url: str) -> float:
     start = time.perf_counter()
-    fetch()
+    fetch(url)
     return time.perf_counter() - start
 
 
@@ -109,9 +110,8 @@ def test_idle_and_half_sent_sockets_leave_the_page_answering(server: Server) -> 
     held = [connect(server) for _ in range(IDLE)]
     held += [connect(server, HALF_REQUESTS[i % 2]) for i in range(HALF_SENT)]
     try:
-        for _ in range(3):
-            assert timed(lambda: get(server.url + "/api/state")) < 1.0
-            assert timed(lambda: get(server.url + "/")) < 1.0
+        times = [timed(get, server.url + path) for _ in range(3) for path in ("/api/state", "/")]
+        assert max(times) < 1.0, times
         assert server.connections >= IDLE + HALF_SENT  # all held, none refused
     finally:
         for sock in held:
