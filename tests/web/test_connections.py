@@ -110,9 +110,15 @@ def test_idle_and_half_sent_sockets_leave_the_page_answering(server: Server) -> 
     held = [connect(server) for _ in range(IDLE)]
     held += [connect(server, HALF_REQUESTS[i % 2]) for i in range(HALF_SENT)]
     try:
+        # The first request queues behind the burst's accepts (the listen queue is first
+        # come, first served): it proves none was refused (with waitress's defaults it
+        # never got an answer) and bounds the burst; the page is timed once all are held.
+        burst = timed(get, server.url + "/api/state")
+        assert server.connections >= IDLE + HALF_SENT
+        assert burst < 5.0, burst  # ~0.1 s here alone; ~1 s with the suite on a loaded box
         times = [timed(get, server.url + path) for _ in range(3) for path in ("/api/state", "/")]
         assert max(times) < 1.0, times
-        assert server.connections >= IDLE + HALF_SENT  # all held, none refused
+        assert server.connections >= IDLE + HALF_SENT  # still held, all along
     finally:
         for sock in held:
             sock.close()
@@ -132,8 +138,9 @@ def test_silent_and_half_sent_connections_are_closed_but_streams_are_not(
     with open_stream(strict) as stream:
         start = time.perf_counter()
         assert sum(closed_by_server(sock, 5) for sock in silent + half) == 40
-        # 0.5 s deadline + 1 s between sweeps + 1 s loop wake-up, at most
-        assert time.perf_counter() - start < 3.5
+        # 0.5 s deadline + 1 s between sweeps + 1 s loop wake-up, and a margin for a
+        # loaded machine (with waitress's defaults they were kept 120 s)
+        assert time.perf_counter() - start < 4.5
         service.call(Play(SetTokens(1, 7, 0, 0)))  # the stream, quiet all along, delivers
         read_until(stream, b'"helium":7')
 
@@ -199,5 +206,6 @@ def test_closed_pages_free_their_slots_within_seconds(quiet: Server) -> None:
     for page in pages:
         page.close()
     assert streams.wait_count(0, timeout=5), f"{streams.count} slots still held after 5 s"
-    assert time.perf_counter() - start < 2.5
+    # 0.5 s here alone (a stream looks every CHECK_EVERY); it was two keep-alives, 30 s
+    assert time.perf_counter() - start < 3.0
     open_stream(quiet).close()  # a new phone connects
