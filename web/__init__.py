@@ -33,6 +33,9 @@ DEFAULTS: dict[str, Any] = {
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
     # open event streams, each holding a server thread: the device's [web] max_clients
     "SSE_MAX_CLIENTS": device_defaults()["web"]["max_clients"],
+    "CONNECTION_LIMIT": 1000,  # open connections waitress accepts (web.server)
+    "REQUEST_TIMEOUT": 5.0,  # seconds a connection has to send a whole request
+    "IDLE_TIMEOUT": 30.0,  # seconds an idle keep-alive connection is kept
     "ENGINE_TIMEOUT": 5.0,  # seconds to wait for the engine thread to apply a command
     "PUBLIC_URL": None,  # the address /join encodes; None: worked out from the request
     "LISTEN_HOST": None,  # the address the server listens on (loopback only: /join says so)

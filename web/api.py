@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app
 
 from device.controls import BUTTONS
 from device.service import (
@@ -205,9 +205,7 @@ def identify() -> Response:
 
 
 def _body() -> Body:
-    if not request.is_json:
-        raise BadInput("send the body as JSON (Content-Type: application/json)")
-    return Body(request.get_json(silent=True))
+    return validate.request_body()
 
 
 def _command_lock() -> threading.Lock:

@@ -22,7 +22,7 @@ from flask import Blueprint, current_app, jsonify, request, session
 from werkzeug.wrappers import Response
 
 from web.errors import Forbidden, TooManyAttempts, Unauthorized
-from web.validate import Body
+from web.validate import request_body
 
 bp = Blueprint("auth", __name__, url_prefix="/api")
 CSRF_HEADER = "X-CSRF-Token"
@@ -123,7 +123,7 @@ def _check_rate(client: str) -> None:
 @bp.post("/login")
 def login() -> Response:
     """Enter the table PIN."""
-    body = Body(request.get_json(silent=True))
+    body = request_body()
     pin = body.text("pin", 32)
     body.done()
     client = request.remote_addr or "unknown"
@@ -145,8 +145,7 @@ def login() -> Response:
 @require_table
 def logout() -> Response:
     """Forget the PIN on this device."""
-    if request.get_data():
-        Body(request.get_json(silent=True)).done()  # an empty object, if anything
+    request_body(optional=True).done()  # an empty object, if anything
     session.clear()
     return jsonify(authenticated=False, csrf=None)
 

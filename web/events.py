@@ -4,13 +4,17 @@ Each message carries the whole document (the page re-renders from it), with
 ``id: <boot>.<seq>``. A browser reconnecting sends that id back as ``Last-Event-ID``:
 updates it missed that are still in the service's history are replayed in order;
 otherwise, or after a restart (another boot token), it gets the current document.
-The number of open streams is capped, because each one holds a server thread.
+The number of open streams is capped, because each one holds a server thread; a stream
+whose page went away ends within :data:`CHECK_EVERY` seconds (waitress tells, see
+:mod:`web.server`), so a reloaded page gives its slot back at once.
 """
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
@@ -20,6 +24,13 @@ from web.errors import Unavailable
 
 bp = Blueprint("events", __name__)
 CLOSE = object()  # put in a subscription's queue to end its stream
+CHECK_EVERY = 0.5  # seconds between looks at whether the page is still there
+KEEPALIVE = b": keepalive\n\n"
+LAST_ID = re.compile(r"([0-9a-f]{1,32})\.([0-9]{1,15})")  # <boot>.<seq>, ASCII digits only
+
+
+def _never() -> bool:
+    return False
 
 
 class Streams:
@@ -29,9 +40,9 @@ class Streams:
         self.service = service
         self.limit = limit
         self.closing = threading.Event()
-        self._open: set[int] = set()
         self._subs: dict[int, Subscription] = {}
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
 
     def open(self, last_seq: int | None) -> Subscription:
         """Subscribe a new stream; replays updates after ``last_seq`` still in history.
@@ -52,6 +63,12 @@ class Streams:
         self.service.unsubscribe(sub)
         with self._lock:
             self._subs.pop(id(sub), None)
+            self._changed.notify_all()
+
+    def wait_count(self, at_most: int, timeout: float) -> bool:
+        """Wait until at most ``at_most`` streams are open; False if ``timeout`` passed."""
+        with self._changed:
+            return self._changed.wait_for(lambda: len(self._subs) <= at_most, timeout)
 
     def shutdown(self) -> None:
         """End every stream now (their threads return at once)."""
@@ -74,12 +91,10 @@ def frame(boot: str, update: Update, documents: Documents) -> bytes:
 
 def parse_last_id(value: str | None, boot: str) -> int | None:
     """The sequence number in a ``Last-Event-ID`` of this boot, else None."""
-    if not value:
+    found = LAST_ID.fullmatch(value or "")
+    if found is None or found.group(1) != boot:
         return None
-    token, _, seq = value.partition(".")
-    if token != boot or not seq.isdigit():
-        return None
-    return int(seq)
+    return int(found.group(2))
 
 
 def _replays(last_seq: int | None, service: Service) -> bool:
@@ -103,7 +118,8 @@ def stream() -> Response:
     sub = streams.open(last_seq if covered else None)
     first = None if covered else service.snapshot()  # after subscribing: no gap
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
-    body = _frames(sub, first, boot, web.documents, streams, keepalive)
+    gone = request.environ.get("waitress.client_disconnected", _never)
+    body = _frames(sub, first, boot, web.documents, streams, keepalive, gone)
     response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
@@ -111,17 +127,25 @@ def stream() -> Response:
 
 
 def _frames(sub: Subscription, first: Update | None, boot: str, documents: Documents,
-            streams: Streams, keepalive: float) -> Iterator[bytes]:
+            streams: Streams, keepalive: float, gone: Callable[[], bool]) -> Iterator[bytes]:
     try:
         yield b"retry: 2000\n\n"
         if first is not None:
             yield frame(boot, first, documents)
-        while not streams.closing.is_set():
-            update = sub.get(timeout=keepalive)
+        sent = time.monotonic()
+        while not streams.closing.is_set() and not gone():
+            quiet = sent + keepalive - time.monotonic()
+            if quiet <= 0:
+                # A comment line keeps proxies from closing an idle stream, and finds
+                # a vanished client where the server cannot tell (the write fails).
+                yield KEEPALIVE
+                sent = time.monotonic()
+                continue
+            update = sub.get(timeout=min(quiet, CHECK_EVERY))
             if update is CLOSE:
                 return
-            # A comment line keeps proxies and waitress's idle timer from closing us,
-            # and finds a vanished client (the write fails) within one interval.
-            yield b": keepalive\n\n" if update is None else frame(boot, update, documents)
+            if update is not None:
+                yield frame(boot, update, documents)
+                sent = time.monotonic()
     finally:
         streams.close(sub)

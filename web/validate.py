@@ -7,9 +7,13 @@ rejects fields nobody asked for, so a typo never passes silently.
 
 from __future__ import annotations
 
+import json
 import random
+import reprlib
 from collections.abc import Mapping
 from typing import Any
+
+from flask import request
 
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, LOCATIONS, House, Location
 from engine.cards import CARDS
@@ -33,6 +37,100 @@ from web.errors import BadInput
 MAX_STACK = 112  # no stack can hold more cards than the game has
 MAX_HELIUM = 999
 MAX_HAND = 112
+MAX_DEPTH = 8  # the deepest body the API reads has 3 levels (a new game's locations)
+
+_short = reprlib.Repr()  # values quoted in an error message: one short line, any shape
+_short.maxlevel, _short.maxstring, _short.maxother, _short.maxlong = 2, 40, 40, 40
+_short.maxlist = _short.maxdict = _short.maxtuple = 4
+
+
+def shown(value: object) -> str:
+    """``value`` quoted for an error message: at most 60 characters.
+
+    >>> shown(["darrow"] * 1000)
+    "['darrow', 'darrow', 'darrow', 'darrow', ...]"
+    """
+    text: str = _short.repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --- the request body as JSON ---------------------------------------------------------------
+
+
+def request_body(*, optional: bool = False) -> Body:
+    """The current request's body as a :class:`Body` (``optional``: none at all is ``{}``).
+
+    :raises BadInput: unless it is a JSON object (see :func:`parse_json`).
+    """
+    data = request.get_data(cache=True)  # past MAX_CONTENT_LENGTH: 413 from Flask
+    if optional and not data:
+        return Body({})
+    if not request.is_json:
+        raise BadInput("send the body as JSON (Content-Type: application/json)")
+    return Body(parse_json(data))
+
+
+def parse_json(data: bytes) -> object:
+    """The JSON document in ``data``: UTF-8, numbers finite, nested at most MAX_DEPTH deep.
+
+    >>> parse_json(b'{"seq": 3}')
+    {'seq': 3}
+    >>> parse_json(b'[' * 5000)
+    Traceback (most recent call last):
+    web.errors.BadInput: the body is nested deeper than 8 levels
+
+    :raises BadInput: with one line naming the problem, whatever the bytes.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput("the body is not UTF-8 text") from None
+    try:
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:  # the C parser's own guard, long before our depth check
+        raise BadInput(f"the body is nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # JSONDecodeError, too many digits, NaN / Infinity
+        reason = str(exc).splitlines()[0][:120] if str(exc) else "unreadable"
+        raise BadInput(f"the body is not valid JSON: {reason}") from None
+    check_shape(value)
+    return value
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
+def check_shape(value: object) -> None:
+    """Refuse a document nested deeper than MAX_DEPTH, or with text that is not Unicode.
+
+    Walks without recursion, so no shape of document can exhaust the stack.
+    """
+    stack: list[tuple[object, int]] = [(value, 1)]  # (item, its level: the body's is 1)
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item)
+        elif isinstance(item, dict | list) and depth > MAX_DEPTH:
+            raise BadInput(f"the body is nested deeper than {MAX_DEPTH} levels")
+        elif isinstance(item, dict):
+            stack.extend((key, depth) for key in item)
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (\ud800): no journal could store it
+        raise BadInput("the body holds a string that is not valid Unicode") from None
 
 
 class Body:
@@ -75,7 +173,8 @@ class Body:
         if value is None:
             return default
         if value not in allowed:
-            raise BadInput(f"{name!r} must be one of {', '.join(allowed)}, not {value!r}")
+            raise BadInput(f"{name!r} must be one of {', '.join(allowed)}, "
+                           f"not {shown(value)}")
         return str(value)
 
     def location(self, name: str = "location") -> Location:
@@ -104,26 +203,27 @@ class Body:
         """Reject any field that was not read."""
         extra = sorted(set(self.data) - self.read)
         if extra:
-            raise BadInput(f"unknown field {extra[0]!r}")
+            raise BadInput(f"unknown field {shown(extra[0])}")
 
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{name!r} must be a whole number, not {value!r}")
+        raise BadInput(f"{name!r} must be a whole number, not {shown(value)}")
     if not low <= value <= high:
-        raise BadInput(f"{name!r} must be between {low} and {high}, not {value}")
+        raise BadInput(f"{name!r} must be between {low} and {high}, not {shown(value)}")
     return value
 
 
 def parse_location(value: object, name: str = "location") -> Location:
     if not isinstance(value, str) or value not in _LOCATIONS:
-        raise BadInput(f"{name!r} must be one of {', '.join(_LOCATIONS)}, not {value!r}")
+        raise BadInput(f"{name!r} must be one of {', '.join(_LOCATIONS)}, "
+                       f"not {shown(value)}")
     return _LOCATIONS[value]
 
 
 def parse_card(value: object, name: str = "card") -> str:
     if not isinstance(value, str) or value not in CARDS:
-        raise BadInput(f"{name!r}: unknown card id {value!r}")
+        raise BadInput(f"{name!r}: unknown card id {shown(value)}")
     return value
 
 
@@ -231,11 +331,12 @@ def new_game(body: Body, camera: Mapping[str, Any] | None, rng: random.Random) -
     stable view (the top card of each location named, the covered one not).
     """
     seats = _seats(body)
-    first = body.integer("first", 0, len(seats) - 1, optional=True)
+    # Solo: 0 you, 1 Au Toma (her seat comes with the game, not from 'players').
+    first = body.integer("first", 0, max(len(seats), 2) - 1, optional=True)
     locations = _setup_locations(body, camera)
     variants = _variants(body)
     level = body.integer("automa_level", 1, 6, optional=True)
-    priorities = body._get("priorities", optional=True)
+    priorities = _priorities(body)
     parity = body.choice("parity", ("odd", "even"), default="") or None
     if len(seats) == 1:
         return _solo(seats[0], locations, first, level or 2, priorities, parity, variants, rng)
@@ -305,6 +406,15 @@ def _from_camera(camera: Mapping[str, Any] | None) -> list[list[str | None]]:
     return stacks
 
 
+def _priorities(body: Body) -> dict[str, Any] | list[Any] | None:
+    """Au Toma's priority cards, ``{"A": location, ...}`` or four locations (the engine
+    reads them); anything but an object or a list is refused here."""
+    value = body._get("priorities", optional=True)
+    if value is not None and not isinstance(value, dict | list):
+        raise BadInput("'priorities' must be an object {\"A\": location, …} or a list")
+    return value
+
+
 def _variants(body: Body) -> tuple[str, ...]:
     from engine.abilities.primitives import MULTIPLAYER_VARIANT
     from engine.rulings import SELF_BANISH_ALONE
@@ -313,7 +423,7 @@ def _variants(body: Body) -> tuple[str, ...]:
     raw = body.array("variants", optional=True) or []
     for value in raw:
         if value not in allowed:
-            raise BadInput(f"'variants' may hold {', '.join(allowed)}, not {value!r}")
+            raise BadInput(f"'variants' may hold {', '.join(allowed)}, not {shown(value)}")
     return tuple(raw)
 
 

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pagekit import Rolls, Table, make_app, running, tracked_setup
 
+from device.service import Service
 from engine.game import Game
 
 PATHS = ["/api/answer", "/api/undo", "/api/press", "/api/corrections/location",
@@ -37,3 +38,17 @@ def test_random_bodies_never_break_the_api() -> None:
                 assert service.snapshot().state is before, (path, body)
 
         check()
+
+
+def test_au_toma_can_go_first_as_the_page_offers(table: Table, service: Service) -> None:
+    # The page's "who goes first" lists "Au Toma" as 1 in a solo game (fuzzing found
+    # the API refusing it: 'first' was capped at the number of players given).
+    stacks = [["darrow", "sevro"], ["mustang", "cassius"], ["lorn", "tactus"],
+              ["victra", "ragnar"]]
+    reply = table.post("/api/game", {"players": [{"name": "Ann", "house": "mars"}],
+                                     "first": 1, "locations": stacks})
+    assert reply.status_code == 200, reply.json
+    assert service.game.state.current == 1 and service.game.state.players[1].automa
+    too_far = table.post("/api/game", {"players": [{"name": "Ann", "house": "mars"}],
+                                       "first": 2, "locations": stacks})
+    assert too_far.status_code == 400 and "'first'" in too_far.json["error"]
