@@ -102,6 +102,38 @@ def _draw(
     return layout, covered, objs
 
 
+@dataclass(frozen=True)
+class Table:
+    """The table and camera a set of held-out scenes is drawn with."""
+
+    kind: str | None = None  # a vision.synth.tables kind; None: wood, felt or paint
+    wide: bool = False  # a wide lens, tilted 20-30°: strong perspective
+    lamp: bool = False  # a lamp's reflection somewhere on the play area
+
+
+CONDITIONS = {  # the table kinds the benchmark and the tests report one by one
+    "usual": Table(),
+    "gingham": Table("gingham"),
+    "planks": Table("planks"),
+    "playmat": Table("playmat"),
+    "wide": Table(wide=True),
+    "lamp": Table(lamp=True),
+}
+
+
+def options_for(
+    table: Table, rng: random.Random, **fields: object
+) -> SceneOptions:
+    """Scene options drawing ``table``: the lamp's place and a wide lens's tilt come from
+    ``rng`` (only when the condition asks for them, so the usual scenes stay as drawn)."""
+    extra: dict[str, object] = {"table": table.kind, "wide": table.wide}
+    if table.wide:
+        extra["tilt_deg"] = rng.uniform(20, 30)
+    if table.lamp:
+        extra["lamp"] = (rng.uniform(20, 308), rng.uniform(30, 200), rng.uniform(15, 40))
+    return SceneOptions(**fields, **extra)  # type: ignore[arg-type]
+
+
 def scenes(
     count: int,
     style: str,
@@ -110,12 +142,15 @@ def scenes(
     objects: float = 0.05,
     photo_dir: Path | None = None,
     depths: tuple[int, ...] = EVERYDAY,
+    table: Table = Table(),
 ) -> Iterator[tuple[np.ndarray, SceneTruth]]:
     """``count`` held-out frames: random layouts, poses, light; hands and objects at times."""
     for i in range(count):
         rng = random.Random(seed + i)
         layout, covered, objs = _draw(rng, hands, objects, depths)
-        options = SceneOptions(style=style, photo_dir=photo_dir, hands=covered, objects=objs)
+        options = options_for(
+            table, rng, style=style, photo_dir=photo_dir, hands=covered, objects=objs
+        )
         yield render(layout, rng, options)
 
 
@@ -127,6 +162,7 @@ def clear_view(
     objects: float = 0.05,
     photo_dir: Path | None = None,
     depths: tuple[int, ...] = EVERYDAY,
+    table: Table = Table(),
 ) -> np.ndarray:
     """Scene ``index`` of :func:`scenes` (same arguments) with no hand or object over the
     table: the same camera pose and layout, as the fixed camera saw it a moment before.
@@ -136,7 +172,7 @@ def clear_view(
     rng = random.Random(seed + index)
     layout, _covered, _objs = _draw(rng, hands, objects, depths)
     earlier = {loc: stack[: max(EVERYDAY)] for loc, stack in layout.items()}
-    return render(earlier, rng, SceneOptions(style=style, photo_dir=photo_dir))[0]
+    return render(earlier, rng, options_for(table, rng, style=style, photo_dir=photo_dir))[0]
 
 
 def device_calibration(frame: np.ndarray, clear: Callable[[], np.ndarray]) -> Calibration | None:
