@@ -14,6 +14,8 @@ from vision.view import STACK_REACH_MM, View, sample
 
 CARD_H_MM = 88.0
 CASCADE_MM = 14.0
+STACK_START_MM = 20.0  # the layout: a stack's first card starts about this far down
+START_SLACK_MM = 10.0  # ... give or take this much (placed by hand)
 
 
 def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_MM) -> int:
@@ -60,6 +62,21 @@ def edge_profile(rises: np.ndarray, view: View, xc: float, ys: np.ndarray) -> np
     y = ys[None, :, None] + (xs - xc) * np.tan(_EDGE_SLOPES)[:, None, None]
     change = sample(rises, view, np.broadcast_to(xs, y.shape), y)
     return np.partition(change, 1, axis=2)[..., 1].max(axis=0)
+
+
+def stack_start(rises: np.ndarray, view: View, xc: float, mask_top: float) -> float:
+    """Where a stack's first card starts (y, mm), given where its mask starts.
+
+    A mask that starts outside the layout's window (:data:`STACK_START_MM` ±
+    :data:`START_SLACK_MM`) has met the table's own pattern above the stack (a checked
+    cloth read as card) or lost the first cards' strips to a table of their colours
+    (wood under gold strips): the start is then the strongest straight edge across the
+    column (:func:`edge_profile`) within the window."""
+    lo, hi = STACK_START_MM - START_SLACK_MM, STACK_START_MM + START_SLACK_MM
+    if lo <= mask_top <= hi:
+        return mask_top
+    ys = np.arange(lo, hi + 0.01, 1.0)
+    return float(ys[int(edge_profile(rises, view, xc, ys).argmax())])
 
 
 def cascade_depth(

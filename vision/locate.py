@@ -26,8 +26,9 @@ from vision.count import (
     edge_profile,
     plain_count,
     stack_depth,
+    stack_start,
 )
-from vision.table import fill_holes, foreground, table_points
+from vision.table import Reference, bare_mask, fill_holes, foreground, table_points
 from vision.view import BELOW_MM, MARGIN_MM, STACK_REACH_MM, WORK_PX_PER_MM, View, sample
 
 __all__ = [  # names other modules have long imported from here
@@ -154,6 +155,7 @@ class Evidence:
     dist: np.ndarray  # colour distance from the table
     bar: float  # the distance above which the mask counts a pixel
     rises: np.ndarray  # colour change from 1 px above to 1 px below (:func:`colour_rises`)
+    lab: np.ndarray | None = None  # the rectified frame (YCrCb): what a reference learns
 
 
 def mask_centre(ev: Evidence, view: View, base: tuple[float, float], angle: float) -> float | None:
@@ -238,14 +240,17 @@ def edge_strength(
 def refine_bottom(
     ev: Evidence, view: View, xc: float, yb: float, angle: float
 ) -> tuple[float, float]:
-    """The lowest strong straight edge near the mask's bottom: the card's real bottom edge.
+    """The lowest strong straight edge near the mask's bottom with card above it and
+    table below: the card's real bottom edge.
 
-    Glare or a shadow can stretch the mask below the card, but they have soft borders.
+    Glare or a shadow can stretch the mask below the card, but they have soft borders;
+    a checked cloth or a plank's seam just below the card has hard ones, but table on
+    both sides.
     """
     ys = np.arange(yb - 20, yb + 6.01, 0.5)
     spread = (-6, -4, -2, 0, 2, 4, 6) if angle == 0.0 else (-2, -1, 0, 1, 2)
     angles = angle + np.radians(spread)
-    table = edge_strength(ev, view, xc, ys, angles)
+    table = edge_strength(ev, view, xc, ys, angles) * _card_above(ev, view, xc, ys, angle)
     best = table.max()
     strong = np.flatnonzero(table.max(axis=0) >= 0.5 * best)
     if best <= 0 or strong.size == 0:
@@ -253,6 +258,18 @@ def refine_bottom(
     k = int(strong[-1])
     k = max(range(max(k - 2, 0), min(k + 3, ys.size)), key=lambda j: table[:, j].max())
     return float(ys[k]), float(angles[int(table[:, k].argmax())])
+
+
+def _card_above(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: float) -> np.ndarray:
+    """Per row ``ys``, a weight from 0.25 (as much foreground below as above) to 1 (all
+    foreground above, none below), from the mask 1-4 mm either side across the column."""
+    xs = np.arange(xc - 22, xc + 22.1, 4.0)
+    tilt = (xs - xc) * math.tan(angle)
+    offsets = np.array([-4.0, -2.5, -1.0, 1.0, 2.5, 4.0])
+    y = ys[:, None, None] + offsets[None, :, None] + tilt[None, None, :]
+    on = sample(ev.mask, view, np.broadcast_to(xs, y.shape), y)
+    above, below = on[:, :3].mean(axis=(1, 2)), on[:, 3:].mean(axis=(1, 2))
+    return 0.25 + 0.75 * np.clip(above - below, 0.0, 1.0)
 
 
 def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
@@ -371,6 +388,7 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column("occluded", reason=why, top_mm=top_mm)
+    top_mm = stack_start(ev.rises, view, float(quad[:, 0].mean()), top_mm)
 
     # One edge profile down the column serves every outline's count.
     card_tops = [float(q[:2, 1].mean()) for q in (quad, *others)]
@@ -495,15 +513,68 @@ def _refine_edge(
     return float(ys[k]), float(angles[i])
 
 
-def evidence(frame: np.ndarray, view: View) -> Evidence:
-    """Rectify ``frame`` and compute the masks and gradients the columns are read from."""
+def evidence(frame: np.ndarray, view: View, reference: Reference | None = None) -> Evidence:
+    """Rectify ``frame`` and compute the masks and gradients the columns are read from
+    (against the fixed camera's ``reference`` of the bare table, where it knows it)."""
     lab = cv2.cvtColor(view.rectify(frame), cv2.COLOR_BGR2YCrCb)  # cheaper than Lab
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
     edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)), alpha=0.25)
-    mask, blobs, dist, bar = foreground(view, lab, edges)
-    return Evidence(mask, blobs, gx, gy, cv2.merge([gx, gy]), dist, bar, colour_rises(lab))
+    mask, blobs, dist, bar = foreground(view, lab, edges, reference)
+    grad = cv2.merge([gx, gy])
+    return Evidence(mask, blobs, gx, gy, grad, dist, bar, colour_rises(lab), lab)
+
+
+BARE_CLEARANCE_MM = 6.0  # what a reference learns stays this far from anything unlike it
+BARE_MAX_SHARE = 0.02  # an empty column is learnt only when this little of it is unlike
+
+
+def bare_after(
+    ev: Evidence, view: View, columns: list[Column], named: list[bool] | None = None
+) -> np.ndarray:
+    """Where this frame shows the bare table for certain (bool view image): the places no
+    card lies; columns read empty with hardly anything unlike the table in them; and,
+    where a stack's top card was ``named`` (its outline is a card's), the column below its
+    top card's foot (not above the stack: a misread start would teach a card's strip).
+    Always clear by :data:`BARE_CLEARANCE_MM` of any foreground region a card or a hand
+    could be (smaller specks are the single-frame model's mistakes, which only a reference
+    can correct); nothing of a column read occluded (a hand's shadow is not the table).
+    ``named`` None: every column read empty is trusted (the play area was cleared on
+    purpose)."""
+    bare = bare_mask(view).astype(bool)
+    width = view.calibration.width_mm / 4
+    for i, column in enumerate(columns):
+        x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
+        if column.state == "empty" and (named is None or _hardly_any(ev, view, i)):
+            bare[:, x0:x1] = True
+        elif column.state == "stack" and column.quad_mm is not None and (named or [True] * 4)[i]:
+            foot = float(column.quad_mm[:, 1].max()) + BARE_CLEARANCE_MM
+            bare[view.px(foot, 1) :, x0:x1] = True
+        elif column.state == "occluded":
+            bare[:, max(x0 - 4, 0) : x1 + 4] = False
+    k = 2 * round(BARE_CLEARANCE_MM * view.scale) + 1
+    near = cv2.dilate(_large(ev.mask, SPECK_MM2 * view.scale**2), np.ones((k, k), np.uint8)) > 0
+    return bare & ~near
+
+
+SPECK_MM2 = 400.0  # foreground regions smaller than this are no card or hand (a card: 5544)
+
+
+def _large(mask: np.ndarray, min_area: float) -> np.ndarray:
+    """The connected regions of ``mask`` (bool) at least ``min_area`` pixels large (uint8)."""
+    _n, labels, stats, _c = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= min_area
+    big[0] = False
+    return big[labels].astype(np.uint8)
+
+
+def _hardly_any(ev: Evidence, view: View, index: int) -> bool:
+    """True when almost none of column ``index`` where cards lie is unlike the table."""
+    xc = (index + 0.5) * view.calibration.width_mm / 4
+    rows = slice(view.px(STACK_START_MM - 6, 1), None)
+    core = ev.mask[rows, view.px(xc - 30, 0) : view.px(xc + 30, 0)]
+    return float(core.mean()) <= BARE_MAX_SHARE
 
 
 def locate(frame: np.ndarray, view: View) -> list[Column]:

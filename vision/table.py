@@ -72,35 +72,238 @@ def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
     return field, noise
 
 
+def bare_mask(view: View) -> np.ndarray:
+    """View pixels (uint8 0/1) where no card lies in a game: a band above the stacks, a
+    strip down each gap between columns and beside the play area (clear of the markers).
+    Narrow on purpose: a card turned 5° and pushed 4 mm aside reaches within 2 mm of its
+    column's edge."""
+    if "bare" in view.memo:
+        return view.memo["bare"]
+    cal = view.calibration
+    mask = np.zeros(view.size[::-1], np.uint8)
+
+    def box(x0: float, x1: float, y0: float, y1: float) -> None:
+        mask[max(view.px(y0, 1), 0) : view.px(y1, 1), max(view.px(x0, 0), 0) : view.px(x1, 0)] = 1
+
+    box(22, cal.width_mm - 22, 1, 12)
+    for k in (1, 2, 3):
+        x = k * cal.width_mm / 4
+        box(x - 1.5, x + 1.5, 12, view.height_mm + view.y0)
+    for x in (-5.0, cal.width_mm + 2):
+        box(x, x + 3, 26, cal.height_mm - 22)
+    view.memo["bare"] = mask
+    return mask
+
+
 def foreground(
-    view: View, lab: np.ndarray, edges: np.ndarray | None = None
+    view: View,
+    lab: np.ndarray,
+    edges: np.ndarray | None = None,
+    reference: Reference | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Masks of pixels that differ from the table's colour (or, given ``edges``, sit on
-    much stronger edges than the table has: a dark card on a dark table still has its
-    printing): holes in cards filled, and blobs wider than ~7 mm (hands, arms, objects);
-    with each pixel's colour distance from the table (0 outside the camera's view) and
-    the bar it was held to."""
-    field, noise = background_field(view, lab)
-    diff = cv2.absdiff(lab, field)
-    dist = colour_distance(diff)
+    """Masks of pixels unlike the table (or, given ``edges``, on much stronger edges than
+    the table has: a dark card on a dark table still has its printing): holes in cards
+    filled, and blobs wider than ~7 mm (hands, arms, objects); with each pixel's
+    unlikeness to the table (0 outside the camera's view) and the bar it was held to.
+
+    Where the fixed camera's ``reference`` knows the bare table, a pixel is table when it
+    looks as the bare table did there. Elsewhere it is table when its colour is close to
+    the table's colour interpolated across the view (a plain table under uneven light),
+    or to one of the few colours the bare table shows (:class:`Palette`: a checked
+    cloth, wood grain and seams, a printed mat).
+    """
+    dist = single_frame_unlikeness(view, lab)
+    known = None
+    if reference is not None and reference.known.any():
+        known = reference.known
+        dist = np.where(known, reference.unlikeness(view, lab), dist)
     dist[lab[:, :, 0] == 0] = 0  # outside the camera's view
-    bar = max(10.0, 4.0 * noise)
     mask = cv2.morphologyEx(
-        (dist > bar).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+        (dist > UNLIKE_BAR).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
     )
     blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
     if edges is not None:
-        mask |= _busy(view, edges)
+        busy = _busy(view, edges)
+        mask |= busy if known is None else busy & ~known
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return fill_holes(closed, table_points(view)), blobs.astype(bool), dist, bar
+    return fill_holes(closed, table_points(view)), blobs.astype(bool), dist, float(UNLIKE_BAR)
+
+
+def single_frame_unlikeness(view: View, lab: np.ndarray) -> np.ndarray:
+    """Per pixel, how unlike the table it is from this frame alone, scaled so that
+    :data:`UNLIKE_BAR` is the bar (uint8): the nearer of the interpolated colour and the
+    :class:`Palette`."""
+    field, noise = background_field(view, lab)
+    dist = cv2.convertScaleAbs(
+        colour_distance(cv2.absdiff(lab, field)), alpha=UNLIKE_BAR / max(10.0, 4.0 * noise)
+    )
+    flat = normalised(view, lab)
+    palette = Palette.learn(view, flat, lab[:, :, 0] > 0)
+    return dist if palette is None else cv2.min(dist, palette.unlikeness(flat))
+
+
+UNLIKE_BAR = 16  # unlikeness is scaled so that this is the bar (uint8 images hold it)
+PALETTE_SIZE = 5  # colours a table shows: a check's ground, stripe and crossing, seams
+PALETTE_MIN_SHARE = 0.03  # a colour rarer than this on the bare table is a stray card corner
+PALETTE_SPREAD = 3.0  # a colour's reach: this many times its members' median distance
+PALETTE_MIN_REACH = 9.0  # ... and never less (sensor noise and JPEG)
+LIGHT_SIGMA_MM = 30.0  # the light varies slowly: its field is the bare table's lightness
+#                        smoothed this much
+
+
+class Palette:
+    """The few colours the bare table shows, each with its reach, in light-normalised
+    YCrCb (:func:`normalised`: a shadow does not make a new colour)."""
+
+    def __init__(self, centres: np.ndarray, reaches: np.ndarray) -> None:
+        self.centres, self.reaches = centres, reaches
+
+    @classmethod
+    def learn(cls, view: View, flat: np.ndarray, seen: np.ndarray) -> Palette | None:
+        """The palette of the bare places (:func:`bare_mask`, where ``seen``) in ``flat``
+        (a :func:`normalised` view); None when too few are in view."""
+        samples = flat[bare_mask(view).astype(bool) & seen][::2].astype(np.float32)
+        if len(samples) < 200:
+            return None
+        k = PALETTE_SIZE
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+        cv2.setRNGSeed(0)  # the same frame must give the same palette
+        _, labels, centres = cv2.kmeans(samples, k, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        keep, reaches = [], []
+        for i in range(k):
+            members = samples[labels == i]
+            if len(members) < PALETTE_MIN_SHARE * len(samples):
+                continue
+            d = np.abs(members - centres[i]) @ np.array([0.5, 1.0, 1.0], np.float32)
+            keep.append(i)
+            reaches.append(max(PALETTE_MIN_REACH, PALETTE_SPREAD * float(np.median(d))))
+        return cls(centres[keep], np.array(reaches, np.float32))
+
+    def unlikeness(self, flat: np.ndarray) -> np.ndarray:
+        """Per pixel of ``flat`` (:func:`normalised`), the distance to the nearest table
+        colour in units of its reach, times :data:`UNLIKE_BAR` (uint8, saturating)."""
+        best = None
+        for centre, reach in zip(self.centres, self.reaches, strict=True):
+            d = colour_distance(cv2.absdiff(flat, (*map(float, centre), 0.0)))
+            d = cv2.convertScaleAbs(d, alpha=UNLIKE_BAR / float(reach))
+            best = d if best is None else cv2.min(best, d)
+        assert best is not None
+        return best
+
+
+def normalised(view: View, lab: np.ndarray) -> np.ndarray:
+    """``lab`` (YCrCb, uint8) with the light's slow variation divided out: lightness and
+    chroma's distance from grey scaled by 128 over the bare table's lightness there
+    (:func:`bare_mask` smoothed over :data:`LIGHT_SIGMA_MM`, on a coarse grid)."""
+    bare = (bare_mask(view) * (lab[:, :, 0] > 0)).astype(np.float32)
+    h, w = bare.shape
+    cell = 8
+    small = (max(2, w // cell), max(2, h // cell))
+    weight = cv2.resize(bare, small, interpolation=cv2.INTER_AREA)
+    light = cv2.resize(lab[:, :, 0] * bare, small, interpolation=cv2.INTER_AREA)
+    sigma = LIGHT_SIGMA_MM * view.scale * small[0] / w
+    weight = cv2.GaussianBlur(weight, (0, 0), sigma)
+    light = cv2.GaussianBlur(light, (0, 0), sigma)
+    typical = float(lab[:, :, 0][bare > 0].mean()) if bare.any() else 128.0
+    light = np.where(weight > 1e-3, light / np.maximum(weight, 1e-3), typical)
+    gain = cv2.resize((128.0 / np.maximum(light, 8.0)).astype(np.float32), (w, h))
+    y, cr, cb = cv2.split(lab)
+
+    def chroma(c: np.ndarray) -> np.ndarray:
+        offset = cv2.subtract(c, 128, dtype=cv2.CV_32F)
+        return cv2.convertScaleAbs(cv2.multiply(offset, gain), alpha=1, beta=128)
+
+    return cv2.merge([cv2.multiply(y, gain, dtype=cv2.CV_8U), chroma(cr), chroma(cb)])
+
+
+REFERENCE_BAR = 12.0  # colour distance past the bare table's envelope that counts as new
+REFERENCE_WEIGHT = 20  # a pixel's reference averages at most this many sightings
+DRIFT_SIGMA_MM = 40.0  # the light drifts smoothly across the table
+
+
+class Reference:
+    """The bare table as a fixed camera sees it (rectified YCrCb, float32), where it has
+    been seen bare: learnt at calibration (:meth:`learn`, "clear the play area") and kept
+    current from places the locator reads bare in later frames (:meth:`update`).
+
+    Compared under the light of the moment: a smooth gain on lightness and an offset on
+    each chroma channel, estimated from the places no card ever lies (:func:`bare_mask`),
+    follow a cloud or a lamp switched on. A pixel's difference is measured from the
+    envelope of the reference over its 3×3 neighbours, so a sub-pixel tremble of the
+    camera or a JPEG ripple on a checked cloth is not a difference."""
+
+    def __init__(self, view: View) -> None:
+        h, w = view.size[1], view.size[0]
+        self.image = np.zeros((h, w, 3), np.float32)
+        self.weight = np.zeros((h, w), np.float32)
+        self.known = np.zeros((h, w), bool)
+
+    def update(self, lab: np.ndarray, bare: np.ndarray, reset: bool = False) -> None:
+        """Blend ``lab`` into the reference where ``bare`` (bool) says the table shows;
+        ``reset`` replaces what was known there instead."""
+        bare = bare & (lab[:, :, 0] > 0)
+        if reset:
+            self.weight[bare] = 0.0
+        weight = self.weight[bare]
+        rate = (1.0 / (weight + 1.0))[:, None]
+        self.image[bare] += (lab[bare].astype(np.float32) - self.image[bare]) * rate
+        self.weight[bare] = np.minimum(weight + 1.0, REFERENCE_WEIGHT)
+        self.known |= bare
+
+    def unlikeness(self, view: View, lab: np.ndarray) -> np.ndarray:
+        """Per pixel, how far ``lab`` lies outside the lit reference's 3×3 envelope,
+        scaled so that :data:`UNLIKE_BAR` is the bar (uint8; meaningful where known)."""
+        lit = self._relit(view, lab)
+        kernel = np.ones((3, 3), np.uint8)
+        high, low = cv2.dilate(lit, kernel), cv2.erode(lit, kernel)
+        cur = lab.astype(np.float32)
+        over = cv2.max(cv2.subtract(cur, high), 0.0) + cv2.max(cv2.subtract(low, cur), 0.0)
+        d = over @ np.array([0.5, 1.0, 1.0], np.float32)
+        return cv2.convertScaleAbs(d, alpha=UNLIKE_BAR / REFERENCE_BAR)
+
+    def _relit(self, view: View, lab: np.ndarray) -> np.ndarray:
+        """The reference under the frame's light: lightness times a smooth gain, chroma
+        plus an offset, both from the known places no card lies."""
+        ref = self.image
+        where = self.known & (bare_mask(view) > 0) & (lab[:, :, 0] > 0)
+        if where.sum() < 50:
+            return ref
+        cur = lab[where].astype(np.float32)
+        old = ref[where]
+        ratio = np.zeros(self.known.shape, np.float32)
+        ratio[where] = cur[:, 0] / np.maximum(old[:, 0], 1.0)
+        gain = _smooth_where(ratio, where, DRIFT_SIGMA_MM * view.scale)
+        out = ref.copy()
+        out[:, :, 0] *= gain
+        for c in (1, 2):
+            out[:, :, c] += float(np.median(cur[:, c] - old[:, c]))
+        return out
+
+
+def _smooth_where(values: np.ndarray, where: np.ndarray, sigma_px: float) -> np.ndarray:
+    """``values`` known only ``where``, spread smoothly over the whole image (normalised
+    convolution on a grid eight times coarser); the median value where nothing is near."""
+    h, w = values.shape
+    small = (max(2, w // 8), max(2, h // 8))
+    mask = where.astype(np.float32)
+    weight = cv2.GaussianBlur(cv2.resize(mask, small, interpolation=cv2.INTER_AREA), (0, 0),
+                              sigma_px * small[0] / w)
+    total = cv2.GaussianBlur(cv2.resize(values * mask, small, interpolation=cv2.INTER_AREA),
+                             (0, 0), sigma_px * small[0] / w)
+    typical = float(np.median(values[where]))
+    field = np.where(weight > 1e-3, total / np.maximum(weight, 1e-3), typical)
+    return cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _busy(view: View, edges: np.ndarray) -> np.ndarray:
-    """Where edges are far denser than on the table lines (printing, card borders)."""
+    """Where edges are far denser than on the table (printing, card borders)."""
     density = cv2.blur(edges, (5, 5))
     xs = [view.px(x, 0) for x in _knots(view)[1:-1]]
     table = float(np.median(density[:, xs]))
-    busy = (density > max(12.0, 3.0 * table)).astype(np.uint8)
+    # A checked cloth or planks' seams have strong edges of their own, on a few rows.
+    strongest = float(np.percentile(density[bare_mask(view) > 0], 95))
+    busy = (density > max(12.0, 3.0 * table, 1.5 * strongest)).astype(np.uint8)
     # The blur and the gradient reach ~3 px past a card's edge: take that back.
     return cv2.erode(busy, np.ones((5, 5), np.uint8))
 

@@ -59,6 +59,7 @@ class SceneOptions:
     table: str | None = None  # a kind from vision.synth.tables; None: wood, felt or paint
     wide: bool = False  # a wide-angle lens close to the table: strong perspective
     lamp: tuple[float, float, float] | None = None  # a lamp's reflection: x, y, radius (mm)
+    steady: bool = False  # a card keeps its place when others are added (a game filmed)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class LocationTruth:
     top: str | None
     depth: int
     quad: np.ndarray | None = None  # top card corners in frame pixels (TL, TR, BR, BL)
+    start_mm: float | None = None  # where the stack's first card starts (y of its top, mm)
 
 
 @dataclass(frozen=True)
@@ -296,8 +298,12 @@ def render(
     if options.show_markers:
         _draw_markers(frame, hom, rng)
     truth: dict[str, LocationTruth] = {}
+    # Steady: each column's cards come from a source of their own, the k-th card's place
+    # the same whatever lies elsewhere (and the light after them the same too).
+    steady = rng.randrange(1 << 30) if options.steady else None
     for column, loc in enumerate(Location):
-        truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, rng, options)
+        own = rng if steady is None else random.Random(steady + column)
+        truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, own, options)
     _cover(frame, hom, truth, rng, options)
     if options.lamp is not None:
         frame = _lamp(frame, hom, options.lamp)
@@ -332,14 +338,15 @@ def _draw_stack(
     if not stack:
         return LocationTruth("empty", None, 0)
     quad = None
-    for entry, quad_mm in zip(stack, _placements(stack, column, rng, options.messy), strict=True):
+    places = _placements(stack, column, rng, options.messy)
+    for entry, quad_mm in zip(stack, places, strict=True):
         quad = _draw_card(frame, hom, _face(entry, options), quad_mm)
-    top = stack[-1]
+    top, start = stack[-1], float(places[0][:2, 1].mean())
     if top == FACE_DOWN:
-        return LocationTruth("face_down", None, len(stack), quad)
+        return LocationTruth("face_down", None, len(stack), quad, start)
     if top == FOREIGN:
-        return LocationTruth("unknown", None, len(stack), quad)
-    return LocationTruth("card", top, len(stack), quad)
+        return LocationTruth("unknown", None, len(stack), quad, start)
+    return LocationTruth("card", top, len(stack), quad, start)
 
 
 def _cover(
@@ -355,7 +362,7 @@ def _cover(
         centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
         effects.fill_polygons(frame, _object_polys(centre, rng), hom)
         old = truth[loc.value]
-        truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad)
+        truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad, old.start_mm)
     for name in options.hands:
         loc = Location(name)
         centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
@@ -365,7 +372,7 @@ def _cover(
         effects.fill_polygons(frame, polys, hom)
         for covered in _covered(polys, truth, hom) | {loc.value}:
             old = truth[covered]
-            truth[covered] = LocationTruth("occluded", old.top, old.depth, old.quad)
+            truth[covered] = LocationTruth("occluded", old.top, old.depth, old.quad, old.start_mm)
 
 
 def _column(loc: Location) -> int:
