@@ -155,7 +155,7 @@ class TableScanner:
         ev = evidence(frame, self._view)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         clear = bare_after(ev, self._view, columns)
-        self._reference.update(ev.lab, clear, reset=True)
+        self._reference.update(self._view, ev.lab, clear, reset=True)
         return [loc.value for loc, c in zip(Location, columns, strict=True) if c.state != "empty"]
 
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:
@@ -174,7 +174,7 @@ class TableScanner:
         idents = self._identify(frame, ev, columns)
         if self.learn and self._reference is not None and ev.lab is not None:
             named = [i is not None and (i.card is not None or i.face_down) for i in idents]
-            self._reference.update(ev.lab, bare_after(ev, self._view, columns, named))
+            self._reference.update(self._view, ev.lab, bare_after(ev, self._view, columns, named))
         out = {
             loc.value: reading(c, ident)
             for loc, c, ident in zip(Location, columns, idents, strict=True)

@@ -132,14 +132,21 @@ def foreground(
 def single_frame_unlikeness(view: View, lab: np.ndarray) -> np.ndarray:
     """Per pixel, how unlike the table it is from this frame alone, scaled so that
     :data:`UNLIKE_BAR` is the bar (uint8): the nearer of the interpolated colour and the
-    :class:`Palette`."""
+    :class:`Palette` (learnt only when the interpolated colour leaves some of the bare
+    table unexplained: a plain table needs none)."""
     field, noise = background_field(view, lab)
     dist = cv2.convertScaleAbs(
         colour_distance(cv2.absdiff(lab, field)), alpha=UNLIKE_BAR / max(10.0, 4.0 * noise)
     )
+    bare = bare_mask(view).astype(bool) & (lab[:, :, 0] > 0)
+    if float((dist[bare] > UNLIKE_BAR // 2).mean() if bare.any() else 0.0) < PLAIN_SHARE:
+        return dist
     flat = normalised(view, lab)
     palette = Palette.learn(view, flat, lab[:, :, 0] > 0)
     return dist if palette is None else cv2.min(dist, palette.unlikeness(flat))
+
+
+PLAIN_SHARE = 0.01  # a table whose bare places are this well explained is plain
 
 
 UNLIKE_BAR = 16  # unlikeness is scaled so that this is the bar (uint8 images hold it)
@@ -239,22 +246,34 @@ class Reference:
         self.weight = np.zeros((h, w), np.float32)
         self.known = np.zeros((h, w), bool)
 
-    def update(self, lab: np.ndarray, bare: np.ndarray, reset: bool = False) -> None:
-        """Blend ``lab`` into the reference where ``bare`` (bool) says the table shows;
-        ``reset`` replaces what was known there instead."""
+    def update(
+        self, view: View, lab: np.ndarray, bare: np.ndarray, reset: bool = False
+    ) -> None:
+        """Blend ``lab`` into the reference where ``bare`` (bool) says the table shows,
+        brought to the reference's own light first (so the reference stays one picture
+        under one light, whatever the light was when each part was seen); ``reset``
+        replaces what was known there instead."""
         bare = bare & (lab[:, :, 0] > 0)
         if reset:
             self.weight[bare] = 0.0
+            self.known[bare] = False
+        gain, offsets = self._light(view, lab)
+        seen = lab[bare].astype(np.float32)
+        seen[:, 0] /= gain[bare]
+        seen[:, 1:] -= offsets
         weight = self.weight[bare]
         rate = (1.0 / (weight + 1.0))[:, None]
-        self.image[bare] += (lab[bare].astype(np.float32) - self.image[bare]) * rate
+        self.image[bare] += (seen - self.image[bare]) * rate
         self.weight[bare] = np.minimum(weight + 1.0, REFERENCE_WEIGHT)
         self.known |= bare
 
     def unlikeness(self, view: View, lab: np.ndarray) -> np.ndarray:
         """Per pixel, how far ``lab`` lies outside the lit reference's 3×3 envelope,
         scaled so that :data:`UNLIKE_BAR` is the bar (uint8; meaningful where known)."""
-        lit = self._relit(view, lab)
+        gain, offsets = self._light(view, lab)
+        lit = self.image.copy()
+        lit[:, :, 0] *= gain
+        lit[:, :, 1:] += offsets
         kernel = np.ones((3, 3), np.uint8)
         high, low = cv2.dilate(lit, kernel), cv2.erode(lit, kernel)
         cur = lab.astype(np.float32)
@@ -262,23 +281,21 @@ class Reference:
         d = over @ np.array([0.5, 1.0, 1.0], np.float32)
         return cv2.convertScaleAbs(d, alpha=UNLIKE_BAR / REFERENCE_BAR)
 
-    def _relit(self, view: View, lab: np.ndarray) -> np.ndarray:
-        """The reference under the frame's light: lightness times a smooth gain, chroma
-        plus an offset, both from the known places no card lies."""
-        ref = self.image
+    def _light(self, view: View, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame's light against the reference's: a smooth gain on lightness (per
+        pixel) and an offset per chroma channel, from the known places no card lies
+        (1 and 0 until enough of them are known)."""
         where = self.known & (bare_mask(view) > 0) & (lab[:, :, 0] > 0)
+        flat = np.ones(self.known.shape, np.float32)
         if where.sum() < 50:
-            return ref
+            return flat, np.zeros(2, np.float32)
         cur = lab[where].astype(np.float32)
-        old = ref[where]
+        old = self.image[where]
         ratio = np.zeros(self.known.shape, np.float32)
         ratio[where] = cur[:, 0] / np.maximum(old[:, 0], 1.0)
         gain = _smooth_where(ratio, where, DRIFT_SIGMA_MM * view.scale)
-        out = ref.copy()
-        out[:, :, 0] *= gain
-        for c in (1, 2):
-            out[:, :, c] += float(np.median(cur[:, c] - old[:, c]))
-        return out
+        offsets = np.median(cur[:, 1:] - old[:, 1:], axis=0).astype(np.float32)
+        return gain, offsets
 
 
 def _smooth_where(values: np.ndarray, where: np.ndarray, sigma_px: float) -> np.ndarray:
