@@ -77,21 +77,35 @@ def bare_mask(view: View) -> np.ndarray:
     strip down each gap between columns and beside the play area (clear of the markers).
     Narrow on purpose: a card turned 5° and pushed 4 mm aside reaches within 2 mm of its
     column's edge."""
-    if "bare" in view.memo:
-        return view.memo["bare"]
+    if "bare" not in view.memo:
+        view.memo["bare"] = (bare_segments(view) > 0).astype(np.uint8)
+    return view.memo["bare"]
+
+
+def bare_segments(view: View) -> np.ndarray:
+    """:func:`bare_mask` cut into ten numbered stretches (uint8, 0 elsewhere): each half of
+    the band, the upper and lower half of each gap, each side. A hand or an arm crosses
+    one or two of them; the table's own colours show in most."""
+    if "segments" in view.memo:
+        return view.memo["segments"]
     cal = view.calibration
     mask = np.zeros(view.size[::-1], np.uint8)
+    label = iter(range(1, 11))
 
     def box(x0: float, x1: float, y0: float, y1: float) -> None:
-        mask[max(view.px(y0, 1), 0) : view.px(y1, 1), max(view.px(x0, 0), 0) : view.px(x1, 0)] = 1
+        rows = slice(max(view.px(y0, 1), 0), view.px(y1, 1))
+        mask[rows, max(view.px(x0, 0), 0) : view.px(x1, 0)] = next(label)
 
-    box(22, cal.width_mm - 22, 1, 12)
+    middle, bottom = cal.height_mm / 2, view.height_mm + view.y0
+    box(22, cal.width_mm / 2, 1, 12)
+    box(cal.width_mm / 2, cal.width_mm - 22, 1, 12)
     for k in (1, 2, 3):
         x = k * cal.width_mm / 4
-        box(x - 1.5, x + 1.5, 12, view.height_mm + view.y0)
+        box(x - 1.5, x + 1.5, 12, middle)
+        box(x - 1.5, x + 1.5, middle, bottom)
     for x in (-5.0, cal.width_mm + 2):
         box(x, x + 3, 26, cal.height_mm - 22)
-    view.memo["bare"] = mask
+    view.memo["segments"] = mask
     return mask
 
 
@@ -139,19 +153,20 @@ def single_frame_unlikeness(view: View, lab: np.ndarray) -> np.ndarray:
         colour_distance(cv2.absdiff(lab, field)), alpha=UNLIKE_BAR / max(10.0, 4.0 * noise)
     )
     bare = bare_mask(view).astype(bool) & (lab[:, :, 0] > 0)
-    if float((dist[bare] > UNLIKE_BAR // 2).mean() if bare.any() else 0.0) < PLAIN_SHARE:
+    if float((dist[bare] > UNLIKE_BAR).mean() if bare.any() else 0.0) < PLAIN_SHARE:
         return dist
     flat = normalised(view, lab)
     palette = Palette.learn(view, flat, lab[:, :, 0] > 0)
     return dist if palette is None else cv2.min(dist, palette.unlikeness(flat))
 
 
-PLAIN_SHARE = 0.01  # a table whose bare places are this well explained is plain
+PLAIN_SHARE = 0.05  # a table whose bare places are this well explained is plain
 
 
 UNLIKE_BAR = 16  # unlikeness is scaled so that this is the bar (uint8 images hold it)
 PALETTE_SIZE = 5  # colours a table shows: a check's ground, stripe and crossing, seams
 PALETTE_MIN_SHARE = 0.03  # a colour rarer than this on the bare table is a stray card corner
+PALETTE_MIN_STRETCHES = 3  # ... or one found in fewer bare stretches (a hand, a sleeve)
 PALETTE_SPREAD = 3.0  # a colour's reach: this many times its members' median distance
 PALETTE_MIN_REACH = 9.0  # ... and never less (sensor noise and JPEG)
 LIGHT_SIGMA_MM = 30.0  # the light varies slowly: its field is the bare table's lightness
@@ -168,8 +183,12 @@ class Palette:
     @classmethod
     def learn(cls, view: View, flat: np.ndarray, seen: np.ndarray) -> Palette | None:
         """The palette of the bare places (:func:`bare_mask`, where ``seen``) in ``flat``
-        (a :func:`normalised` view); None when too few are in view."""
-        samples = flat[bare_mask(view).astype(bool) & seen][::2].astype(np.float32)
+        (a :func:`normalised` view); None when too few are in view. A colour must show in
+        several of the bare stretches (:func:`bare_segments`): a hand or a sleeve lying
+        across one or two of them is not the table."""
+        segments = bare_segments(view)
+        where = (segments > 0) & seen
+        samples = flat[where][::2].astype(np.float32)
         if len(samples) < 200:
             return None
         k = PALETTE_SIZE
@@ -177,15 +196,21 @@ class Palette:
         cv2.setRNGSeed(0)  # the same frame must give the same palette
         _, labels, centres = cv2.kmeans(samples, k, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
         labels = labels.ravel()
+        stretch = segments[where][::2]
         keep, reaches = [], []
         for i in range(k):
-            members = samples[labels == i]
-            if len(members) < PALETTE_MIN_SHARE * len(samples):
+            mine = labels == i
+            if mine.sum() < PALETTE_MIN_SHARE * len(samples):
                 continue
+            found = np.bincount(stretch[mine], minlength=11)[1:]
+            sizes = np.maximum(np.bincount(stretch, minlength=11)[1:], 1)
+            if int((found >= PALETTE_MIN_SHARE * sizes).sum()) < PALETTE_MIN_STRETCHES:
+                continue
+            members = samples[mine]
             d = np.abs(members - centres[i]) @ np.array([0.5, 1.0, 1.0], np.float32)
             keep.append(i)
             reaches.append(max(PALETTE_MIN_REACH, PALETTE_SPREAD * float(np.median(d))))
-        return cls(centres[keep], np.array(reaches, np.float32))
+        return cls(centres[keep], np.array(reaches, np.float32)) if keep else None
 
     def unlikeness(self, flat: np.ndarray) -> np.ndarray:
         """Per pixel of ``flat`` (:func:`normalised`), the distance to the nearest table
@@ -203,7 +228,7 @@ def normalised(view: View, lab: np.ndarray) -> np.ndarray:
     """``lab`` (YCrCb, uint8) with the light's slow variation divided out: lightness and
     chroma's distance from grey scaled by 128 over the bare table's lightness there
     (:func:`bare_mask` smoothed over :data:`LIGHT_SIGMA_MM`, on a coarse grid)."""
-    bare = (bare_mask(view) * (lab[:, :, 0] > 0)).astype(np.float32)
+    bare = ((bare_mask(view) > 0) & (lab[:, :, 0] > 0)).astype(np.float32)
     h, w = bare.shape
     cell = 8
     small = (max(2, w // cell), max(2, h // cell))
