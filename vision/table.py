@@ -155,8 +155,8 @@ def single_frame_unlikeness(view: View, lab: np.ndarray) -> np.ndarray:
     bare = bare_mask(view).astype(bool) & (lab[:, :, 0] > 0)
     if float((dist[bare] > UNLIKE_BAR).mean() if bare.any() else 0.0) < PLAIN_SHARE:
         return dist
-    flat = normalised(view, lab)
-    palette = Palette.learn(view, flat, lab[:, :, 0] > 0)
+    flat = normalised(lab, bare_mask(view) > 0, view.scale)
+    palette = Palette.learn(flat, bare_segments(view), lab[:, :, 0] > 0)
     return dist if palette is None else cv2.min(dist, palette.unlikeness(flat))
 
 
@@ -181,12 +181,11 @@ class Palette:
         self.centres, self.reaches = centres, reaches
 
     @classmethod
-    def learn(cls, view: View, flat: np.ndarray, seen: np.ndarray) -> Palette | None:
-        """The palette of the bare places (:func:`bare_mask`, where ``seen``) in ``flat``
-        (a :func:`normalised` view); None when too few are in view. A colour must show in
-        several of the bare stretches (:func:`bare_segments`): a hand or a sleeve lying
-        across one or two of them is not the table."""
-        segments = bare_segments(view)
+    def learn(cls, flat: np.ndarray, segments: np.ndarray, seen: np.ndarray) -> Palette | None:
+        """The palette of the bare places (``segments`` > 0, where ``seen``) in ``flat``
+        (a :func:`normalised` image); None when too few are in view. A colour must show in
+        several of the numbered bare stretches (such as :func:`bare_segments`): a hand or
+        a sleeve lying across one or two of them is not the table."""
         where = (segments > 0) & seen
         samples = flat[where][::2].astype(np.float32)
         if len(samples) < 200:
@@ -202,8 +201,8 @@ class Palette:
             mine = labels == i
             if mine.sum() < PALETTE_MIN_SHARE * len(samples):
                 continue
-            found = np.bincount(stretch[mine], minlength=11)[1:]
-            sizes = np.maximum(np.bincount(stretch, minlength=11)[1:], 1)
+            found = np.bincount(stretch[mine], minlength=256)[1:]
+            sizes = np.maximum(np.bincount(stretch, minlength=256)[1:], 1)
             if int((found >= PALETTE_MIN_SHARE * sizes).sum()) < PALETTE_MIN_STRETCHES:
                 continue
             members = samples[mine]
@@ -224,17 +223,17 @@ class Palette:
         return best
 
 
-def normalised(view: View, lab: np.ndarray) -> np.ndarray:
+def normalised(lab: np.ndarray, bare: np.ndarray, px_per_mm: float) -> np.ndarray:
     """``lab`` (YCrCb, uint8) with the light's slow variation divided out: lightness and
     chroma's distance from grey scaled by 128 over the bare table's lightness there
-    (:func:`bare_mask` smoothed over :data:`LIGHT_SIGMA_MM`, on a coarse grid)."""
-    bare = ((bare_mask(view) > 0) & (lab[:, :, 0] > 0)).astype(np.float32)
+    (``bare``, bool, smoothed over :data:`LIGHT_SIGMA_MM`, on a coarse grid)."""
+    bare = (bare & (lab[:, :, 0] > 0)).astype(np.float32)
     h, w = bare.shape
     cell = 8
     small = (max(2, w // cell), max(2, h // cell))
     weight = cv2.resize(bare, small, interpolation=cv2.INTER_AREA)
     light = cv2.resize(lab[:, :, 0] * bare, small, interpolation=cv2.INTER_AREA)
-    sigma = LIGHT_SIGMA_MM * view.scale * small[0] / w
+    sigma = LIGHT_SIGMA_MM * px_per_mm * small[0] / w
     weight = cv2.GaussianBlur(weight, (0, 0), sigma)
     light = cv2.GaussianBlur(light, (0, 0), sigma)
     typical = float(lab[:, :, 0][bare > 0].mean()) if bare.any() else 128.0
