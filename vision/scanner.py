@@ -34,6 +34,8 @@ from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
 MOVED_PX = 2.0  # markers found this far from the last look: the camera moved
+LEARN_EVERY = 3  # the reference learns from every third scan of a view (a still table at
+#                  10 frames a second changes slowly), starting with the second
 STATES = ("empty", "card", "occluded", "face_down", "unknown")
 
 
@@ -106,12 +108,17 @@ class TableScanner:
         self._fixed = calibration is not None and calibration.source == "manual"
         self._view: View | None = None
         self._reference: Reference | None = None
-        self._scans = 0
+        self._scans = self._seen = 0
         self._use(calibration)
 
     @property
     def calibration(self) -> Calibration | None:
         return self._view.calibration if self._view else None
+
+    @property
+    def view(self) -> View | None:
+        """The rectified view of the play area the scanner reads (None until calibrated)."""
+        return self._view
 
     @property
     def reference(self) -> Reference | None:
@@ -126,6 +133,7 @@ class TableScanner:
         elif self._view is None or _moved(self._view.calibration, calibration):
             self._view = View(calibration)
             self._reference = Reference(self._view)
+            self._seen = 0  # scans of this view
 
     def recalibrate(self, frame: np.ndarray) -> bool:
         """Look for the markers now; True when found (the calibration is then replaced)."""
@@ -172,14 +180,26 @@ class TableScanner:
         ev = evidence(frame, self._view, self._reference)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         idents = self._identify(frame, ev, columns)
-        if self.learn and self._reference is not None and ev.lab is not None:
-            named = [i is not None and (i.card is not None or i.face_down) for i in idents]
-            self._reference.update(self._view, ev.lab, bare_after(ev, self._view, columns, named))
+        self._learn(ev, columns, idents)
         out = {
             loc.value: reading(c, ident)
             for loc, c, ident in zip(Location, columns, idents, strict=True)
         }
         return TableReading(out)
+
+    def _learn(
+        self, ev: Evidence, columns: list[Column], idents: list[Identification | None]
+    ) -> None:
+        """Keep the reference current from what this scan read bare (a single look at a
+        camera, as when scanning independent photos, teaches nothing and costs nothing)."""
+        self._seen += 1
+        if not self.learn or self._reference is None or ev.lab is None:
+            return
+        if self._seen < 2 or (self._seen - 2) % LEARN_EVERY:
+            return
+        assert self._view is not None
+        named = [i is not None and (i.card is not None or i.face_down) for i in idents]
+        self._reference.update(self._view, ev.lab, bare_after(ev, self._view, columns, named))
 
     def _identify(
         self, frame: np.ndarray, ev: Evidence, columns: list[Column]

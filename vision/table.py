@@ -249,7 +249,7 @@ def normalised(lab: np.ndarray, bare: np.ndarray, px_per_mm: float) -> np.ndarra
 
 
 REFERENCE_BAR = 12.0  # colour distance past the bare table's envelope that counts as new
-REFERENCE_WEIGHT = 20  # a pixel's reference averages at most this many sightings
+REFERENCE_RATE = 0.2  # each new sighting's share of a known pixel (about ten averaged)
 DRIFT_SIGMA_MM = 40.0  # the light drifts smoothly across the table
 
 
@@ -267,7 +267,6 @@ class Reference:
     def __init__(self, view: View) -> None:
         h, w = view.size[1], view.size[0]
         self.image = np.zeros((h, w, 3), np.float32)
-        self.weight = np.zeros((h, w), np.float32)
         self.known = np.zeros((h, w), bool)
 
     def update(
@@ -279,31 +278,31 @@ class Reference:
         replaces what was known there instead."""
         bare = bare & (lab[:, :, 0] > 0)
         if reset:
-            self.weight[bare] = 0.0
-            self.known[bare] = False
+            self.known &= ~bare
         gain, offsets = self._light(view, lab)
-        seen = lab[bare].astype(np.float32)
-        seen[:, 0] /= gain[bare]
-        seen[:, 1:] -= offsets
-        weight = self.weight[bare]
-        rate = (1.0 / (weight + 1.0))[:, None]
-        self.image[bare] += (seen - self.image[bare]) * rate
-        self.weight[bare] = np.minimum(weight + 1.0, REFERENCE_WEIGHT)
+        y, cr, cb = cv2.split(lab.astype(np.float32))
+        seen = cv2.merge([y / gain, cr - float(offsets[0]), cb - float(offsets[1])])
+        first = bare & ~self.known
+        np.copyto(self.image, seen, where=first[:, :, None])
+        again = (bare & self.known).view(np.uint8)
+        cv2.accumulateWeighted(seen, self.image, REFERENCE_RATE, mask=again)
         self.known |= bare
 
     def unlikeness(self, view: View, lab: np.ndarray) -> np.ndarray:
         """Per pixel, how far ``lab`` lies outside the lit reference's 3×3 envelope,
         scaled so that :data:`UNLIKE_BAR` is the bar (uint8; meaningful where known)."""
         gain, offsets = self._light(view, lab)
-        lit = self.image.copy()
-        lit[:, :, 0] *= gain
-        lit[:, :, 1:] += offsets
+        y, cr, cb = cv2.split(self.image)
+        lit = cv2.merge([
+            cv2.convertScaleAbs(cv2.multiply(y, gain)),
+            cv2.convertScaleAbs(cr, beta=float(offsets[0])),
+            cv2.convertScaleAbs(cb, beta=float(offsets[1])),
+        ])
         kernel = np.ones((3, 3), np.uint8)
         high, low = cv2.dilate(lit, kernel), cv2.erode(lit, kernel)
-        cur = lab.astype(np.float32)
-        over = cv2.max(cv2.subtract(cur, high), 0.0) + cv2.max(cv2.subtract(low, cur), 0.0)
-        d = over @ np.array([0.5, 1.0, 1.0], np.float32)
-        return cv2.convertScaleAbs(d, alpha=UNLIKE_BAR / REFERENCE_BAR)
+        # uint8 subtraction saturates at 0: each side keeps only how far it lies outside.
+        over = cv2.add(cv2.subtract(lab, high), cv2.subtract(low, lab))
+        return cv2.convertScaleAbs(colour_distance(over), alpha=UNLIKE_BAR / REFERENCE_BAR)
 
     def _light(self, view: View, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame's light against the reference's: a smooth gain on lightness (per
