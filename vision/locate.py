@@ -531,29 +531,40 @@ BARE_MAX_SHARE = 0.02  # an empty column is learnt only when this little of it i
 
 
 def bare_after(
-    ev: Evidence, view: View, columns: list[Column], named: list[bool] | None = None
+    ev: Evidence, view: View, columns: list[Column], named: list[bool], calibrating: bool = False
 ) -> np.ndarray:
-    """Where this frame shows the bare table for certain (bool view image): the places no
-    card lies; columns read empty with hardly anything unlike the table in them; and,
-    where a stack's top card was ``named`` (its outline is a card's), the column below its
-    top card's foot (not above the stack: a misread start would teach a card's strip).
-    Always clear by :data:`BARE_CLEARANCE_MM` of any foreground region a card or a hand
-    could be (smaller specks are the single-frame model's mistakes, which only a reference
-    can correct); nothing of a column read occluded (a hand's shadow is not the table).
-    ``named`` None: every column read empty is trusted (the play area was cleared on
-    purpose)."""
-    bare = bare_mask(view).astype(bool)
+    """Where this frame shows the bare table for certain (bool view image).
+
+    While playing: the places no card lies; columns read empty with
+    hardly anything unlike the table in them; and, where a stack's top card was
+    ``named`` (its outline is a card's), the column below its top card's foot (not above
+    the stack: a misread start would teach a card's strip). Always clear by
+    :data:`BARE_CLEARANCE_MM` of any foreground region a card or a hand could be
+    (smaller specks are the single-frame model's mistakes, which only a reference can
+    correct); nothing of a column read occluded (a hand's shadow is not the table).
+
+    ``calibrating`` (the play area was cleared on purpose): everything but the columns
+    where a card is still named or a hand covers, and solid things left beside them (a
+    cup); seams and printing (even a card-sized frame printed on a mat) are learnt."""
     width = view.calibration.width_mm / 4
+    k = 2 * round(BARE_CLEARANCE_MM * view.scale) + 1
+    if calibrating:
+        bare = cv2.dilate(ev.blobs.view(np.uint8), np.ones((k, k), np.uint8)) == 0
+        for i, column in enumerate(columns):
+            if column.state == "occluded" or (column.state == "stack" and named[i]):
+                x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
+                bare[:, max(x0 - 4, 0) : x1 + 4] = False
+        return bare
+    bare = bare_mask(view).astype(bool)
     for i, column in enumerate(columns):
         x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
-        if column.state == "empty" and (named is None or _hardly_any(ev, view, i)):
+        if column.state == "empty" and _hardly_any(ev, view, i):
             bare[:, x0:x1] = True
-        elif column.state == "stack" and column.quad_mm is not None and (named or [True] * 4)[i]:
+        elif column.state == "stack" and column.quad_mm is not None and named[i]:
             foot = float(column.quad_mm[:, 1].max()) + BARE_CLEARANCE_MM
             bare[view.px(foot, 1) :, x0:x1] = True
         elif column.state == "occluded":
             bare[:, max(x0 - 4, 0) : x1 + 4] = False
-    k = 2 * round(BARE_CLEARANCE_MM * view.scale) + 1
     near = cv2.dilate(_large(ev.mask, SPECK_MM2 * view.scale**2), np.ones((k, k), np.uint8)) > 0
     return bare & ~near
 

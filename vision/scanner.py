@@ -151,8 +151,9 @@ class TableScanner:
     def learn_table(self, frame: np.ndarray) -> list[str]:
         """Take ``frame`` as the bare table ("clear the play area and press NEXT"): the
         reference is replaced wherever the frame shows the table. Returns the locations
-        where something still lies (left out of the reference: never a card learnt as
-        table); an empty list when the play area was clear.
+        where a card is still named or a hand covers (left out of the reference: never a
+        card learnt as table); an empty list when the play area was clear. Printing on a
+        mat, even a card-sized frame, is table.
 
         :raises ValueError: when the play area is not calibrated (no markers seen yet).
         """
@@ -162,9 +163,14 @@ class TableScanner:
         self._reference = Reference(self._view)
         ev = evidence(frame, self._view)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
-        clear = bare_after(ev, self._view, columns)
+        named = _named(self._identify(frame, ev, columns))
+        clear = bare_after(ev, self._view, columns, named, calibrating=True)
         self._reference.update(self._view, ev.lab, clear, reset=True)
-        return [loc.value for loc, c in zip(Location, columns, strict=True) if c.state != "empty"]
+        return [
+            loc.value
+            for loc, c, n in zip(Location, columns, named, strict=True)
+            if c.state == "occluded" or (c.state == "stack" and n)
+        ]
 
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:
         due = self._scans % self.redetect_every == 0
@@ -198,8 +204,8 @@ class TableScanner:
         if self._seen < 2 or (self._seen - 2) % LEARN_EVERY:
             return
         assert self._view is not None
-        named = [i is not None and (i.card is not None or i.face_down) for i in idents]
-        self._reference.update(self._view, ev.lab, bare_after(ev, self._view, columns, named))
+        bare = bare_after(ev, self._view, columns, _named(idents))
+        self._reference.update(self._view, ev.lab, bare)
 
     def _identify(
         self, frame: np.ndarray, ev: Evidence, columns: list[Column]
@@ -258,6 +264,11 @@ class TableScanner:
         assert self._view is not None
         quad_px = self._view.calibration.to_pixels(quad_mm)
         return warp_card(frame, quad_px, self.classifier.input_size)
+
+
+def _named(idents: list[Identification | None]) -> list[bool]:
+    """Per column, whether its top outline was named a card or a card's back."""
+    return [i is not None and (i.card is not None or i.face_down) for i in idents]
 
 
 def _moved(old: Calibration, new: Calibration) -> bool:

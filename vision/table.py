@@ -261,8 +261,9 @@ class Reference:
     Compared under the light of the moment: a smooth gain on lightness and an offset on
     each chroma channel, estimated from the places no card ever lies (:func:`bare_mask`),
     follow a cloud or a lamp switched on. A pixel's difference is measured from the
-    envelope of the reference over its 3×3 neighbours, so a sub-pixel tremble of the
-    camera or a JPEG ripple on a checked cloth is not a difference."""
+    envelope of the reference over its 3×3 neighbours (:func:`_envelope`), so a tremble
+    of the camera or a JPEG ripple on a checked cloth is not a difference (the price: a
+    white card's blank parts on the finest black-and-white checks fall inside it)."""
 
     def __init__(self, view: View) -> None:
         h, w = view.size[1], view.size[0]
@@ -298,8 +299,7 @@ class Reference:
             cv2.convertScaleAbs(cr, beta=float(offsets[0])),
             cv2.convertScaleAbs(cb, beta=float(offsets[1])),
         ])
-        kernel = np.ones((3, 3), np.uint8)
-        high, low = cv2.dilate(lit, kernel), cv2.erode(lit, kernel)
+        high, low = _envelope(lit)
         # uint8 subtraction saturates at 0: each side keeps only how far it lies outside.
         over = cv2.add(cv2.subtract(lab, high), cv2.subtract(low, lab))
         return cv2.convertScaleAbs(colour_distance(over), alpha=UNLIKE_BAR / REFERENCE_BAR)
@@ -319,6 +319,13 @@ class Reference:
         gain = _smooth_where(ratio, where, DRIFT_SIGMA_MM * view.scale)
         offsets = np.median(cur[:, 1:] - old[:, 1:], axis=0).astype(np.float32)
         return gain, offsets
+
+
+def _envelope(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The highest and lowest of each pixel's 3×3 neighbourhood (uint8): what the pixel
+    may read if the camera trembles, or JPEG ripples a checked cloth's edges."""
+    kernel = np.ones((3, 3), np.uint8)
+    return cv2.dilate(img, kernel), cv2.erode(img, kernel)
 
 
 def _smooth_where(values: np.ndarray, where: np.ndarray, sigma_px: float) -> np.ndarray:
