@@ -269,6 +269,8 @@ class Reference:
         h, w = view.size[1], view.size[0]
         self.image = np.zeros((h, w, 3), np.float32)
         self.known = np.zeros((h, w), bool)
+        self._anchors: np.ndarray | None = None
+        self._spread: _Spread | None = None
 
     def update(
         self, view: View, lab: np.ndarray, bare: np.ndarray, reset: bool = False
@@ -287,6 +289,8 @@ class Reference:
         np.copyto(self.image, seen, where=first[:, :, None])
         again = (bare & self.known).view(np.uint8)
         cv2.accumulateWeighted(seen, self.image, REFERENCE_RATE, mask=again)
+        if (bare & ~self.known).any():
+            self._anchors = None  # more of the places no card lies may be known now
         self.known |= bare
 
     def unlikeness(self, view: View, lab: np.ndarray) -> np.ndarray:
@@ -308,17 +312,40 @@ class Reference:
         """The frame's light against the reference's: a smooth gain on lightness (per
         pixel) and an offset per chroma channel, from the known places no card lies
         (1 and 0 until enough of them are known)."""
-        where = self.known & (bare_mask(view) > 0) & (lab[:, :, 0] > 0)
-        flat = np.ones(self.known.shape, np.float32)
-        if where.sum() < 50:
-            return flat, np.zeros(2, np.float32)
-        cur = lab[where].astype(np.float32)
-        old = self.image[where]
-        ratio = np.zeros(self.known.shape, np.float32)
-        ratio[where] = cur[:, 0] / np.maximum(old[:, 0], 1.0)
-        gain = _smooth_where(ratio, where, DRIFT_SIGMA_MM * view.scale)
+        if self._anchors is None:  # the known places no card lies, as flat indices
+            where = self.known & (bare_mask(view) > 0)
+            self._anchors = np.flatnonzero(where)
+            self._spread = _Spread(where, DRIFT_SIGMA_MM * view.scale)
+        if self._anchors.size < 50 or self._spread is None:
+            return np.ones(self.known.shape, np.float32), np.zeros(2, np.float32)
+        cur = lab.reshape(-1, 3)[self._anchors].astype(np.float32)
+        old = self.image.reshape(-1, 3)[self._anchors]
+        gain = self._spread(cur[:, 0] / np.maximum(old[:, 0], 1.0), self._anchors)
         offsets = np.median(cur[:, 1:] - old[:, 1:], axis=0).astype(np.float32)
         return gain, offsets
+
+
+class _Spread:
+    """Values known at fixed places spread smoothly over the whole image: normalised
+    convolution on a grid eight times coarser, the places' own weight computed once."""
+
+    def __init__(self, where: np.ndarray, sigma_px: float) -> None:
+        h, w = where.shape
+        self.shape, self.small = (h, w), (max(2, w // 8), max(2, h // 8))
+        self.sigma = sigma_px * self.small[0] / w
+        coarse = cv2.resize(where.astype(np.float32), self.small, interpolation=cv2.INTER_AREA)
+        self.weight = cv2.GaussianBlur(coarse, (0, 0), self.sigma)
+
+    def __call__(self, values: np.ndarray, places: np.ndarray) -> np.ndarray:
+        full = np.zeros(self.shape, np.float32)
+        full.flat[places] = values
+        coarse = cv2.resize(full, self.small, interpolation=cv2.INTER_AREA)
+        total = cv2.GaussianBlur(coarse, (0, 0), self.sigma)
+        typical = float(np.median(values))
+        near = self.weight > 1e-3
+        field = np.where(near, total / np.where(near, self.weight, 1.0), typical)
+        return cv2.resize(field.astype(np.float32), self.shape[::-1],
+                          interpolation=cv2.INTER_LINEAR)
 
 
 def _envelope(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -326,21 +353,6 @@ def _envelope(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     may read if the camera trembles, or JPEG ripples a checked cloth's edges."""
     kernel = np.ones((3, 3), np.uint8)
     return cv2.dilate(img, kernel), cv2.erode(img, kernel)
-
-
-def _smooth_where(values: np.ndarray, where: np.ndarray, sigma_px: float) -> np.ndarray:
-    """``values`` known only ``where``, spread smoothly over the whole image (normalised
-    convolution on a grid eight times coarser); the median value where nothing is near."""
-    h, w = values.shape
-    small = (max(2, w // 8), max(2, h // 8))
-    mask = where.astype(np.float32)
-    weight = cv2.GaussianBlur(cv2.resize(mask, small, interpolation=cv2.INTER_AREA), (0, 0),
-                              sigma_px * small[0] / w)
-    total = cv2.GaussianBlur(cv2.resize(values * mask, small, interpolation=cv2.INTER_AREA),
-                             (0, 0), sigma_px * small[0] / w)
-    typical = float(np.median(values[where]))
-    field = np.where(weight > 1e-3, total / np.maximum(weight, 1e-3), typical)
-    return cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _busy(view: View, edges: np.ndarray) -> np.ndarray:
