@@ -54,14 +54,15 @@ from vision.synth import cards as synth_cards  # noqa: E402
 
 
 def device_calibrations(frames, style: str, seed: int, photo_dir: Path | None,  # type: ignore[no-untyped-def]
-                        depths: tuple[int, ...] = evaluate.EVERYDAY) -> list:
+                        depths: tuple[int, ...] = evaluate.EVERYDAY,
+                        table: evaluate.Table = evaluate.CONDITIONS["usual"]) -> list:
     """Per frame, the calibration the device holds: markers found in the frame, else (a
     hand covers one) in a clear view of the same pose, as the fixed camera saw it before
     the hand came. Never the scene's true calibration."""
     out = []
     for i, (frame, _truth) in enumerate(frames):
         clear = lambda i=i: evaluate.clear_view(i, style, seed=seed, photo_dir=photo_dir,  # noqa: E731
-                                                depths=depths)
+                                                depths=depths, table=table)
         out.append(evaluate.device_calibration(frame, clear))
     return out
 
@@ -207,6 +208,70 @@ def depth_rates(tally: evaluate.Tally) -> str:
     )
 
 
+def kinds_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
+    """Per table kind, single frames (a new camera each): the usual figures."""
+    lines = [f"Table kinds, {args.kind_scenes} held-out frames each (one new camera per frame):"]
+    for k, (name, table) in enumerate(evaluate.CONDITIONS.items()):
+        if name == "usual":
+            continue
+        seed = evaluate.HELD_OUT_SEED + 200_000 + 10_000 * k
+        frames = list(evaluate.scenes(args.kind_scenes, "photo", seed=seed,
+                                      photo_dir=args.photos, table=table))
+        cals = device_calibrations(frames, "photo", seed, args.photos, table=table)
+        t, _, _ = measure_scanner(TableScanner(classifier=base), frames, cals)
+        lines.append(f"- {name}: top card {pct(t.rate('card', 'right'))} (n={t.counts['card:n']}), "
+                     f"wrong {pct(t.rate('card', 'wrong'))}; empty read empty "
+                     f"{pct(t.rate('empty', 'right'))} (n={t.counts['empty:n']}); count exact "
+                     f"{pct(t.rate('card', 'depth'))}; wrong where covered "
+                     f"{pct(t.rate_of(('occluded', 'unknown'), 'wrong'))}")
+    return lines
+
+
+def games_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
+    """Per table kind, still games filmed by one fixed camera, settled after each change."""
+    lines = [f"Fixed camera, {args.games} still games of {args.changes} changes per kind "
+             "(each frame seen 6 times with fresh noise, the light drifting between "
+             "changes); settled readings after each change:"]
+    speed: list[float] = []
+    for k, (name, table) in enumerate(evaluate.CONDITIONS.items()):
+        parts = []
+        for calibrated in (True, False):
+            tally = evaluate.Settled()
+            for g in range(args.games):
+                seed = evaluate.HELD_OUT_SEED + 300_000 + 1_000 * k + g
+                scanner = TimedScanner(classifier=base)
+                frames = evaluate.still_game(seed, table, args.changes, "photo", args.photos,
+                                             clear_first=calibrated)
+                if calibrated:
+                    scanner.learn_table(next(frames)[0])
+                tally.counts.update(evaluate.settle(scanner, frames).counts)
+                speed += scanner.ms[len(scanner.ms) // 2 :]  # once the reference is known
+            c = tally.counts
+            empty = pct(c["empty:right"] / c["empty:n"]) if c["empty:n"] else "n/a"
+            parts.append(f"{'calibrated' if calibrated else 'not calibrated'}: top "
+                         f"{pct(c['top'] / c['n'])}, count {pct(c['depth'] / c['n'])}, empty "
+                         f"{empty} (n={c['empty:n']}), wrong card {c['wrong']}, unsettled "
+                         f"{c['unsettled']} of {c['n']}")
+        lines.append(f"- {name}: " + "; ".join(parts))
+    lines.append(f"- scan with the reference known: median {statistics.median(speed):.1f} ms of "
+                 f"CPU (p90 {np.percentile(speed, 90):.1f} ms), one thread")
+    return lines
+
+
+class TimedScanner(TableScanner):
+    """A scanner that keeps the CPU ms of every scan."""
+
+    def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(**kwargs)
+        self.ms: list[float] = []
+
+    def scan(self, frame):  # type: ignore[no-untyped-def]
+        start = time.process_time()
+        out = super().scan(frame)
+        self.ms.append((time.process_time() - start) * 1000)
+        return out
+
+
 def report(args: argparse.Namespace) -> list[str]:
     cv2.setNumThreads(1)
     photo_dir = args.photos
@@ -267,6 +332,10 @@ def report(args: argparse.Namespace) -> list[str]:
               f"median {statistics.median(detect_ms):.1f} ms (run every 50th frame)",
               f"Model file {size:.2f} MB; peak RSS of `companion table scan` (20 frames): "
               f"{rss:.0f} MB"]
+    if args.kind_scenes:
+        lines += kinds_report(args, base)
+    if args.games:
+        lines += games_report(args, base)
     base_frames = frames[: args.baseline_scenes]
     base_cals = cals[: args.baseline_scenes]
     # The baselines run on the first frames only (ORB is slow): our scan is timed again on
@@ -293,6 +362,10 @@ def main() -> int:
     parser.add_argument("--deep-scenes", type=int, default=100,
                         help="scenes of long stacks (the game's late turns)")
     parser.add_argument("--baseline-scenes", type=int, default=100)
+    parser.add_argument("--kind-scenes", type=int, default=100,
+                        help="frames per table kind (0: skip)")
+    parser.add_argument("--games", type=int, default=3, help="still games per table kind")
+    parser.add_argument("--changes", type=int, default=25, help="changes per still game")
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())
     parser.add_argument("--update-card", action="store_true", help="write models/MODEL_CARD.md")

@@ -1,11 +1,11 @@
 """Find each location's stack in the rectified play area: empty, depth, top card outline.
 
-The frame is warped to a top-down view of the play area at :data:`WORK_PX_PER_MM`. The
-table's colour is learnt from places no card lies (the band above the stacks and the
-gaps between columns); whatever differs from it is foreground. Per column, the
+The frame is warped to a top-down view of the play area (:mod:`vision.view`); the table
+model (:mod:`vision.table`) says which pixels are not table. Per column, the
 foreground run from the top gives the stack; the top card is the lowest one, so its
-bottom edge and sides give its outline. A run that is not card-shaped (an arm reaching
-off the table, something wider than a card, a ragged bottom edge) is ``occluded``.
+bottom edge and sides give its outline, and the cards between are counted by
+:mod:`vision.count`. A run that is not card-shaped (an arm reaching off the table,
+something wider than a card, a ragged bottom edge) is ``occluded``.
 """
 
 from __future__ import annotations
@@ -16,19 +16,29 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.calibrate import Calibration
+from vision.count import (
+    CARD_H_MM,
+    CASCADE_MM,
+    cascade_depth,
+    cascade_steps,
+    colour_rises,
+    count_cards,
+    edge_profile,
+    plain_count,
+    stack_depth,
+    stack_start,
+)
+from vision.table import Reference, bare_mask, fill_holes, foreground, table_points
+from vision.view import BELOW_MM, MARGIN_MM, STACK_REACH_MM, WORK_PX_PER_MM, View, sample
+
+__all__ = [  # names other modules have long imported from here
+    "BELOW_MM", "CARD_H_MM", "CASCADE_MM", "MARGIN_MM", "STACK_REACH_MM", "WORK_PX_PER_MM",
+    "View", "stack_depth",
+]
 
 CROP_W, CROP_H = 64, 88  # canonical card image fed to the embedder (pixels)
-CARD_W_MM, CARD_H_MM = 63.0, 88.0
-CASCADE_MM = 14.0
+CARD_W_MM = 63.0
 STACK_START_MM = 20.0
-WORK_PX_PER_MM = 1.0
-MARGIN_MM = 6.0  # rectified view reaches this far beyond the play area's sides
-# A stack's newest card must end at most STACK_REACH_MM below the play area's bottom edge
-# (the README asks people to push a long stack's cards closer together to keep it there);
-# the view reaches a little further, for a turned card's corner and a careless hand.
-STACK_REACH_MM = 32.0
-BELOW_MM = STACK_REACH_MM + 8.0
 SHAPELESS = "not shaped like a stack"
 
 
@@ -61,123 +71,6 @@ def warp_card(
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
 
 
-class View:
-    """The play area seen from above: pixel ↔ millimetre conversions and the warp."""
-
-    def __init__(self, calibration: Calibration, px_per_mm: float = WORK_PX_PER_MM) -> None:
-        self.calibration = calibration
-        self.scale = px_per_mm
-        self.x0, self.y0 = -MARGIN_MM, -MARGIN_MM
-        self.width_mm = calibration.width_mm + 2 * MARGIN_MM
-        self.height_mm = calibration.height_mm + MARGIN_MM + BELOW_MM
-        self.size = (round(self.width_mm * px_per_mm), round(self.height_mm * px_per_mm))
-        to_mm = np.array(
-            [[1 / px_per_mm, 0, self.x0], [0, 1 / px_per_mm, self.y0], [0, 0, 1]], np.float64
-        )
-        self.frame_from_view = calibration.homography() @ to_mm
-        # The warp is fixed while the calibration is: its pixel map is built once, and a
-        # remap through fixed-point maps costs half a warpPerspective per frame.
-        w, h = self.size
-        grid = np.stack(np.meshgrid(np.arange(w), np.arange(h)), axis=-1).astype(np.float32)
-        where = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), self.frame_from_view)
-        self._maps = cv2.convertMaps(where.reshape(h, w, 2), None, cv2.CV_16SC2)
-        self.table_points = background_points(self)
-
-    def rectify(self, frame: np.ndarray) -> np.ndarray:
-        """The top-down view (pixels outside the frame are black)."""
-        return cv2.remap(
-            frame, *self._maps, interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-        )
-
-    def px(self, mm: float, axis: int) -> int:
-        """Millimetres along x (axis 0) or y (axis 1) → view pixel index."""
-        return round((mm - (self.x0, self.y0)[axis]) * self.scale)
-
-    def px_array(self, mm: np.ndarray, axis: int) -> np.ndarray:
-        """Millimetres along an axis → view pixel indices (int array)."""
-        return np.round((np.asarray(mm) - (self.x0, self.y0)[axis]) * self.scale).astype(int)
-
-    def mm(self, px: np.ndarray | float, axis: int) -> np.ndarray | float:
-        """View pixel index → millimetres along x (axis 0) or y (axis 1)."""
-        return np.asarray(px) / self.scale + (self.x0, self.y0)[axis]
-
-
-def background_points(view: View) -> np.ndarray:
-    """View pixels (x, y) where no card should lie: above the stacks, between and beside
-    the columns, every 2 mm."""
-    cal = view.calibration
-    step = 2.0
-    band = [(x, y) for x in np.arange(24, cal.width_mm - 24, step) for y in (4.0, 9.0)]
-    bottom = view.height_mm + view.y0 - 3
-    lines = [
-        (x, y)
-        for x in (-3.0, cal.width_mm / 4, cal.width_mm / 2, 3 * cal.width_mm / 4, cal.width_mm + 3)
-        for y in np.arange(24 if 0 < x < cal.width_mm else 26, bottom, step)
-        if 0 < x < cal.width_mm or y < cal.height_mm - 22
-    ]
-    pts = np.array(band + lines)
-    return np.stack([view.px_array(pts[:, 0], 0), view.px_array(pts[:, 1], 1)], axis=1)
-
-
-def _knots(view: View) -> list[float]:
-    """x (mm) of the vertical table lines: beside the play area and between the columns."""
-    w = view.calibration.width_mm
-    return [-3.0, w / 4, w / 2, 3 * w / 4, w + 3.0]
-
-
-def _line_colours(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
-    """Table colour down each vertical table line, per view row (uint8, (rows, lines, 3)),
-    and the table's pixel noise (median absolute deviation along the lines)."""
-    cal = view.calibration
-    xs = np.concatenate([np.arange(view.px(x, 0) - 2, view.px(x, 0) + 3) for x in _knots(view)])
-    strips = lab[:, np.clip(xs, 0, lab.shape[1] - 1)].reshape(lab.shape[0], -1, 5, 3)
-    med = np.sort(strips, axis=2)[:, :, 2]  # median of five: (rows, lines, 3)
-    inner = strips[view.px(30, 1) : view.px(200, 1), 1:-1].astype(np.int16)
-    noise = float(np.median(np.abs(inner - med[view.px(30, 1) : view.px(200, 1), 1:-1, None])))
-    # Markers lie at the ends of the outer lines: hold their colour past those ends.
-    r0, r1 = view.px(20.0, 1), view.px(cal.height_mm - 20, 1)
-    for i in (0, med.shape[1] - 1):
-        med[:r0, i], med[r1:, i] = med[r0, i], med[r1 - 1, i]
-    # A card corner or a stray finger touches a line for a few mm: a long median skips it.
-    k = int(15 * view.scale) | 1
-    return cv2.medianBlur(np.ascontiguousarray(med), k), noise
-
-
-def background_field(view: View, lab: np.ndarray) -> tuple[np.ndarray, float]:
-    """The table's colour everywhere (uint8): per row, linear between the table lines.
-
-    Lamps, soft shadows and a tilted camera change the table's colour across the view;
-    interpolating between lines that no card covers follows them. The lines are close to
-    evenly spaced across the view, so a linear resize does the interpolation.
-    """
-    lines, noise = _line_colours(view, lab)
-    field = cv2.resize(lines, (lab.shape[1], lab.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return field, noise
-
-
-def foreground(
-    view: View, lab: np.ndarray, edges: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Masks of pixels that differ from the table's colour (or, given ``edges``, sit on
-    much stronger edges than the table has: a dark card on a dark table still has its
-    printing): holes in cards filled, and blobs wider than ~7 mm (hands, arms, objects);
-    with each pixel's colour distance from the table (0 outside the camera's view) and
-    the bar it was held to."""
-    field, noise = background_field(view, lab)
-    diff = cv2.absdiff(lab, field)
-    dist = colour_distance(diff)
-    dist[lab[:, :, 0] == 0] = 0  # outside the camera's view
-    bar = max(10.0, 4.0 * noise)
-    mask = cv2.morphologyEx(
-        (dist > bar).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
-    )
-    blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
-    if edges is not None:
-        mask |= _busy(view, edges)
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return fill_holes(closed, view.table_points), blobs.astype(bool), dist, bar
-
-
 def loose_mask(ev: Evidence, view: View) -> np.ndarray:
     """The foreground at a lower colour bar, closed wider: for a card so like the table
     (a dim scene, a grey frame on a grey table) that the usual mask breaks it apart."""
@@ -186,35 +79,7 @@ def loose_mask(ev: Evidence, view: View) -> np.ndarray:
     )
     mask |= ev.mask.view(np.uint8)
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-    return fill_holes(closed, view.table_points)
-
-
-def _busy(view: View, edges: np.ndarray) -> np.ndarray:
-    """Where edges are far denser than on the table lines (printing, card borders)."""
-    density = cv2.blur(edges, (5, 5))
-    xs = [view.px(x, 0) for x in _knots(view)[1:-1]]
-    table = float(np.median(density[:, xs]))
-    busy = (density > max(12.0, 3.0 * table)).astype(np.uint8)
-    # The blur and the gradient reach ~3 px past a card's edge: take that back.
-    return cv2.erode(busy, np.ones((5, 5), np.uint8))
-
-
-def fill_holes(mask: np.ndarray, table_points: np.ndarray) -> np.ndarray:
-    """``mask`` plus every background region that touches none of ``table_points``
-    (view pixels (x, y) where the table shows): holes inside cards and stacks."""
-    table = (mask == 0).astype(np.uint8)
-    count, labels = cv2.connectedComponents(table, connectivity=4)
-    h, w = mask.shape
-    pts = table_points[
-        (table_points[:, 0] >= 0)
-        & (table_points[:, 0] < w)
-        & (table_points[:, 1] >= 0)
-        & (table_points[:, 1] < h)
-    ]
-    keep = np.zeros(count, bool)
-    keep[labels[pts[:, 1], pts[:, 0]]] = True
-    keep[0] = False  # label 0 is the foreground itself
-    return ~keep[labels]
+    return fill_holes(closed, table_points(view))
 
 
 def runs(flags: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
@@ -290,38 +155,7 @@ class Evidence:
     dist: np.ndarray  # colour distance from the table
     bar: float  # the distance above which the mask counts a pixel
     rises: np.ndarray  # colour change from 1 px above to 1 px below (:func:`colour_rises`)
-
-
-def _sample(img: np.ndarray, view: View, x_mm: np.ndarray, y_mm: np.ndarray) -> np.ndarray:
-    """Nearest-pixel values of a view image at millimetre points (0 outside); a
-    two-channel image gives a trailing axis of 2. One remap call: several times cheaper
-    than numpy's rounding and fancy indexing."""
-    mx = ((x_mm - view.x0) * view.scale).astype(np.float32)
-    my = ((y_mm - view.y0) * view.scale).astype(np.float32)
-    shape = mx.shape
-    if my.shape != shape:
-        mx, my = np.broadcast_arrays(mx, my)
-        shape = mx.shape
-    if img.dtype == bool:
-        img = img.view(np.uint8)
-    if mx.size == 0:
-        return np.zeros((*shape, *img.shape[2:]), np.float32)
-    n = mx.size
-    cols = min(n, 4096)  # remap's maps must stay under 32767 a side
-    rows = -(-n // cols)
-    mx, my = mx.reshape(-1), my.reshape(-1)
-    if rows * cols != n:
-        mx, my = np.pad(mx, (0, rows * cols - n)), np.pad(my, (0, rows * cols - n))
-    out = cv2.remap(
-        img,
-        mx.reshape(rows, cols),
-        my.reshape(rows, cols),
-        cv2.INTER_NEAREST,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=0,
-    )
-    out = out.reshape(rows * cols, *img.shape[2:])[:n]
-    return out.reshape(*shape, *img.shape[2:]).astype(np.float32, copy=False)
+    lab: np.ndarray | None = None  # the rectified frame (YCrCb): what a reference learns
 
 
 def mask_centre(ev: Evidence, view: View, base: tuple[float, float], angle: float) -> float | None:
@@ -330,7 +164,7 @@ def mask_centre(ev: Evidence, view: View, base: tuple[float, float], angle: floa
     c, s = math.cos(angle), math.sin(angle)
     us = np.arange(-45, 45.01, 1.0)[None, :]
     ts = np.array([4.0, 6.0, 8.0, 10.0])[:, None]
-    on = _sample(ev.mask, view, base[0] + us * c + ts * s, base[1] + us * s - ts * c) > 0
+    on = sample(ev.mask, view, base[0] + us * c + ts * s, base[1] + us * s - ts * c) > 0
     # Close gaps of up to 2 mm, then walk out from the middle to the first table pixel.
     on = cv2.morphologyEx(on.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, 3), np.uint8)) > 0
     right = _first_false(on[:, 45:], axis=1)
@@ -357,7 +191,7 @@ def side_position(
     sides = np.array([-CARD_W_MM / 2, CARD_W_MM / 2])[:, None, None]
     x = base[0] + (us + sides) * c + ts * s
     y = base[1] + (us + sides) * s - ts * c
-    g = _sample(ev.grad, view, x, y)
+    g = sample(ev.grad, view, x, y)
     strength = np.abs(g[..., 0] * c + g[..., 1] * s).mean(axis=2)
     # Both sides must show an edge: one strong printed line inside the card is not a side.
     score = strength[0] * strength[1]
@@ -375,7 +209,7 @@ def _shares(img: np.ndarray, view: View, quads_mm: np.ndarray) -> np.ndarray:
     top = q[:, 0] + (q[:, 1] - q[:, 0]) * u
     bottom = q[:, 3] + (q[:, 2] - q[:, 3]) * u
     pts = top + (bottom - top) * v  # (k, 8, 8, 2)
-    return _sample(img, view, pts[..., 0], pts[..., 1]).reshape(len(q), -1).mean(axis=1)
+    return sample(img, view, pts[..., 0], pts[..., 1]).reshape(len(q), -1).mean(axis=1)
 
 
 def _share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
@@ -399,21 +233,24 @@ def edge_strength(
     y = ys[None, :, None] + (xs - xc) * tan
     x = np.broadcast_to(xs, y.shape)
     c, s = np.cos(angles)[:, None, None], np.sin(angles)[:, None, None]
-    g = _sample(ev.grad, view, x, y)
+    g = sample(ev.grad, view, x, y)
     return np.abs(g[..., 1] * c - g[..., 0] * s).mean(axis=2)
 
 
 def refine_bottom(
     ev: Evidence, view: View, xc: float, yb: float, angle: float
 ) -> tuple[float, float]:
-    """The lowest strong straight edge near the mask's bottom: the card's real bottom edge.
+    """The lowest strong straight edge near the mask's bottom with card above it and
+    table below: the card's real bottom edge.
 
-    Glare or a shadow can stretch the mask below the card, but they have soft borders.
+    Glare or a shadow can stretch the mask below the card, but they have soft borders;
+    a checked cloth or a plank's seam just below the card has hard ones, but table on
+    both sides.
     """
     ys = np.arange(yb - 20, yb + 6.01, 0.5)
     spread = (-6, -4, -2, 0, 2, 4, 6) if angle == 0.0 else (-2, -1, 0, 1, 2)
     angles = angle + np.radians(spread)
-    table = edge_strength(ev, view, xc, ys, angles)
+    table = edge_strength(ev, view, xc, ys, angles) * _card_above(ev, view, xc, ys, angle)
     best = table.max()
     strong = np.flatnonzero(table.max(axis=0) >= 0.5 * best)
     if best <= 0 or strong.size == 0:
@@ -421,6 +258,18 @@ def refine_bottom(
     k = int(strong[-1])
     k = max(range(max(k - 2, 0), min(k + 3, ys.size)), key=lambda j: table[:, j].max())
     return float(ys[k]), float(angles[int(table[:, k].argmax())])
+
+
+def _card_above(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: float) -> np.ndarray:
+    """Per row ``ys``, a weight from 0.25 (as much foreground below as above) to 1 (all
+    foreground above, none below), from the mask 1-4 mm either side across the column."""
+    xs = np.arange(xc - 22, xc + 22.1, 4.0)
+    tilt = (xs - xc) * math.tan(angle)
+    offsets = np.array([-4.0, -2.5, -1.0, 1.0, 2.5, 4.0])
+    y = ys[:, None, None] + offsets[None, :, None] + tilt[None, None, :]
+    on = sample(ev.mask, view, np.broadcast_to(xs, y.shape), y)
+    above, below = on[:, :3].mean(axis=(1, 2)), on[:, 3:].mean(axis=(1, 2))
+    return 0.25 + 0.75 * np.clip(above - below, 0.0, 1.0)
 
 
 def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
@@ -481,180 +330,6 @@ def outline(ev: Evidence, view: View, xc: float, yb: float, angle: float) -> np.
     return card_quad(cx, cy, angle)
 
 
-def stack_depth(top_mm: float, card_top_mm: float, cascade_mm: float = CASCADE_MM) -> int:
-    """Cards in a stack from where it starts and where its top card starts.
-
-    >>> stack_depth(20.0, 20.5), stack_depth(20.0, 48.0)
-    (1, 3)
-    """
-    return 1 + max(0, round((card_top_mm - top_mm) / cascade_mm))
-
-
-CASCADE_STEPS_MM = (11.0, 17.0)  # people cascade 12-16 mm apart; a card's jitter on top
-TIGHT_STEPS_MM = (8.0, 17.0)  # ... and tighten a stack that would run past its reach
-TIGHT_NEAR_MM = 16.0  # a stack ending this close to its reach may have been tightened
-
-
-def cascade_steps(view: View, card_top_mm: float) -> tuple[float, float]:
-    """The spacings a stack whose top card starts at ``card_top_mm`` may be cascaded at:
-    people's usual 12-16 mm, or tighter when the stack ends near :data:`STACK_REACH_MM`
-    (a long stack pushed together to stay in the camera's view). Only those stacks get
-    the wider choice, so a short one's count is weighed as before."""
-    foot = view.calibration.height_mm + STACK_REACH_MM
-    near = card_top_mm + CARD_H_MM >= foot - TIGHT_NEAR_MM
-    return TIGHT_STEPS_MM if near else CASCADE_STEPS_MM
-_EDGE_SLOPES = np.radians([-5.0, -2.5, 0.0, 2.5, 5.0])  # cards lie within ±5°
-
-
-def colour_rises(lab: np.ndarray) -> np.ndarray:
-    """How much the colour (:func:`colour_distance`: lightness counts half, as printing
-    is mostly lightness) changes from the pixel above to the pixel below, per view pixel
-    (float32)."""
-    out = np.zeros(lab.shape[:2], np.float32)
-    out[1:-1] = colour_distance(cv2.absdiff(lab[:-2], lab[2:]))
-    return out
-
-
-def colour_distance(diff: np.ndarray) -> np.ndarray:
-    """Half the lightness plus both chroma channels of a YCrCb difference (uint8,
-    saturating). The same as ``cv2.transform`` with weights (0.5, 1, 1), a tenth of the
-    time: that call takes a float path."""
-    light, cr, cb = cv2.split(diff)
-    return cv2.addWeighted(cv2.add(cr, cb), 1.0, light, 0.5, 0)
-
-
-def edge_profile(ev: Evidence, view: View, xc: float, ys: np.ndarray) -> np.ndarray:
-    """How strongly a straight edge across the column crosses each row ``ys`` (mm): the
-    colour change (:func:`colour_rises`) at 13 points across the middle 48 mm of the
-    column, the second weakest, best over the slopes a card lies at. A card's top edge
-    changes the colour all along its width; printing on the card (names, numbers, art)
-    changes it only here and there, and changes mostly lightness."""
-    xs = np.arange(xc - 24, xc + 24.1, 4.0)[None, None, :]
-    y = ys[None, :, None] + (xs - xc) * np.tan(_EDGE_SLOPES)[:, None, None]
-    change = _sample(ev.rises, view, np.broadcast_to(xs, y.shape), y)
-    return np.partition(change, 1, axis=2)[..., 1].max(axis=0)
-
-
-def cascade_depth(ev: Evidence, view: View, xc: float, top_mm: float, card_top_mm: float) -> int:
-    """Cards in a stack, from the edges (:func:`edge_profile`) between where the stack
-    starts and where its top card starts.
-
-    Every count whose spacing a hand could cascade at (:data:`CASCADE_STEPS_MM`) is
-    weighed by two tests, each scaled to the column: do the evenly spaced edges stand out
-    from the rows halfway between them (a card's top edge is its strongest), and does
-    the profile repeat itself at that spacing (a card design whose strongest edges lie
-    inside the card, such as a printed banner, still repeats card after card). Both ends
-    first move to the strongest edge within 3 mm: the mask's first row is a tilted card's
-    highest corner, and a dark frame on a dark table can hide a card's last millimetres.
-    People cascade anywhere from 12 to 16 mm, so on a deep stack the plain span / 14 mm
-    estimate is one or two off."""
-    steps = cascade_steps(view, card_top_mm)
-    plain = plain_count(top_mm, card_top_mm, steps)
-    if plain is not None:
-        return plain
-    ys = np.arange(top_mm - 4, card_top_mm + 6, 1.0)
-    return count_cards(ys, edge_profile(ev, view, xc, ys), top_mm, card_top_mm, steps)
-
-
-def plain_count(
-    top_mm: float, card_top_mm: float, steps: tuple[float, float] = CASCADE_STEPS_MM
-) -> int | None:
-    """The count when the span alone settles it (a cascade of 11-17 mm a card, the ends
-    found within 4 mm: a short stack), else None.
-
-    >>> plain_count(20.0, 20.5), plain_count(20.0, 48.0), plain_count(20.0, 80.0)
-    (1, 3, None)
-    """
-    span = card_top_mm - top_mm
-    if span < 6.0:
-        return 1
-    lo, hi = steps
-    fewest, most = max(1, math.ceil((span - 4) / hi)), math.floor((span + 4) / lo)
-    return fewest + 1 if fewest >= most else None
-
-
-def count_cards(
-    ys: np.ndarray,
-    profile: np.ndarray,
-    top_mm: float,
-    card_top_mm: float,
-    steps: tuple[float, float] = CASCADE_STEPS_MM,
-) -> int:
-    """:func:`cascade_depth` from a column's :func:`edge_profile` over ``ys`` (mm, 1 mm
-    apart, from 4 mm above ``top_mm`` to at least 6 mm below ``card_top_mm``), for a
-    cascade spaced within ``steps`` (mm)."""
-    if card_top_mm - top_mm < 6.0:
-        return 1
-
-    def strongest(y: float) -> int:
-        near = np.flatnonzero(np.abs(ys - y) <= 3.0)
-        return int(near[profile[near].argmax()])
-
-    first, last = strongest(top_mm + 1.0), strongest(card_top_mm + 1.0)
-    span = float(ys[last] - ys[first])
-    lo, hi = steps
-    gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
-    if gaps.size == 0:
-        return stack_depth(ys[first], ys[last])
-    steps = span / gaps
-    strength = profile / (float(profile.max()) or 1.0)
-    edges = _card_edges(strength[first : last + 1], steps, gaps) + first
-    # Comb test on the edges found: do they stand out from the rows halfway between?
-    halves = np.rint((edges[:, :-1] + edges[:, 1:]) / 2).astype(int)
-    halfway = np.maximum.reduce([strength[np.clip(halves + k, 0, ys.size - 1)] for k in (-1, 0, 1)])
-    used = np.arange(edges.shape[1] - 1)[None, :] < gaps[:, None]
-    score = (strength[edges] * np.c_[used, np.ones(gaps.size, bool)]).sum(axis=1) / (gaps + 1)
-    score -= (halfway * used).sum(axis=1) / gaps
-    # Echo test: the profile against itself one, two and three even steps on.
-    inside = (ys >= top_mm - 1) & (ys <= card_top_mm + 3)
-    rows, centred = ys[inside], profile[inside] - profile[inside].mean()
-    wave = np.zeros_like(profile)
-    wave[inside] = centred
-    spread = float((centred**2).mean()) or 1.0
-    lags = np.arange(1, 4)
-    shifted = rows[None, None, :] + (steps[:, None] * lags[None, :])[:, :, None]
-    ok = (shifted <= ys[-1]) & (lags[None, :] <= gaps[:, None])[:, :, None]
-    echo = (np.interp(shifted, ys, wave) * centred * ok).sum(axis=2)
-    score += ECHO_WEIGHT * (echo / np.maximum(ok.sum(axis=2), 1)).sum(axis=1) / spread
-    return int(gaps[int(score.argmax())]) + 1
-
-
-ECHO_WEIGHT = 0.1  # the echo assumes an even cascade; hands cascade unevenly
-GAP_SLACK_MM = 3.0  # a card lies up to this far off its place in an even cascade
-
-
-def _card_edges(strength: np.ndarray, steps: np.ndarray, gaps: np.ndarray) -> np.ndarray:
-    """Row indices (into ``strength``, which runs from the stack's first edge to its top
-    card's) of each count's card edges, one row per count in ``gaps`` (padded with the
-    last edge): the path of ``gaps`` steps from the first row to the last, each within
-    :data:`GAP_SLACK_MM` of ``steps``, with the most edge strength, a step's distance from
-    the even step costing a little (dynamic programming, every count at once)."""
-    n = strength.size
-    d = np.arange(
-        max(1, math.floor(steps.min() - GAP_SLACK_MM)), math.ceil(steps.max() + GAP_SLACK_MM) + 1
-    )
-    off = d[None, :] - steps[:, None]
-    cost = np.where(np.abs(off) <= GAP_SLACK_MM, 0.1 * (off / GAP_SLACK_MM) ** 2, np.inf)
-    src = np.arange(n)[:, None] - d[None, :]
-    cost = cost[:, None, :] + np.where(src >= 0, 0.0, np.inf)[None]  # (counts, rows, steps)
-    src = np.maximum(src, 0)
-    best = np.full((gaps.size, n), -np.inf)
-    best[:, 0] = 0.0
-    came = np.empty((int(gaps[-1]), gaps.size, n), np.intp)
-    for g in range(int(gaps[-1])):
-        options = best[:, src] - cost
-        came[g] = options.argmax(axis=2)
-        best = options.max(axis=2) + strength
-    edges = np.full((gaps.size, int(gaps[-1]) + 1), n - 1)
-    at = np.full(gaps.size, n - 1)
-    rows = np.arange(gaps.size)
-    for g in range(int(gaps[-1]), 0, -1):
-        on = gaps >= g
-        at = np.where(on, at - d[came[g - 1][rows, at]], at)
-        edges[on, g - 1] = at[on]
-    return edges
-
-
 def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
     """Rows of a column's core that a card spans: foreground at both ends of the row and
     over a good part of it (glare can punch holes in the middle of a card)."""
@@ -713,6 +388,7 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column("occluded", reason=why, top_mm=top_mm)
+    top_mm = stack_start(ev.rises, view, float(quad[:, 0].mean()), top_mm)
 
     # One edge profile down the column serves every outline's count.
     card_tops = [float(q[:2, 1].mean()) for q in (quad, *others)]
@@ -720,7 +396,7 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     depths = [plain_count(top_mm, top, st) for top, st in zip(card_tops, steps, strict=True)]
     if None in depths:
         ys = np.arange(top_mm - 4, max(card_tops) + 6, 1.0)
-        profile = edge_profile(ev, view, float(quad[:, 0].mean()), ys)
+        profile = edge_profile(ev.rises, view, float(quad[:, 0].mean()), ys)
         depths = [
             count_cards(ys, profile, top_mm, top, st) if d is None else d
             for d, top, st in zip(depths, card_tops, steps, strict=True)
@@ -792,7 +468,7 @@ def outline_depth(ev: Evidence, view: View, top_mm: float, quad: np.ndarray) -> 
     """Cards in a stack starting at ``top_mm`` whose top card is outlined by ``quad``
     (asked only of the outline the classifier kept: the cascade search is not free)."""
     x, top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
-    return cascade_depth(ev, view, x, top_mm, top)
+    return cascade_depth(ev.rises, view, x, top_mm, top)
 
 
 def _strong_edges(
@@ -837,15 +513,79 @@ def _refine_edge(
     return float(ys[k]), float(angles[i])
 
 
-def evidence(frame: np.ndarray, view: View) -> Evidence:
-    """Rectify ``frame`` and compute the masks and gradients the columns are read from."""
+def evidence(frame: np.ndarray, view: View, reference: Reference | None = None) -> Evidence:
+    """Rectify ``frame`` and compute the masks and gradients the columns are read from
+    (against the fixed camera's ``reference`` of the bare table, where it knows it)."""
     lab = cv2.cvtColor(view.rectify(frame), cv2.COLOR_BGR2YCrCb)  # cheaper than Lab
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
     edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)), alpha=0.25)
-    mask, blobs, dist, bar = foreground(view, lab, edges)
-    return Evidence(mask, blobs, gx, gy, cv2.merge([gx, gy]), dist, bar, colour_rises(lab))
+    mask, blobs, dist, bar = foreground(view, lab, edges, reference)
+    grad = cv2.merge([gx, gy])
+    return Evidence(mask, blobs, gx, gy, grad, dist, bar, colour_rises(lab), lab)
+
+
+BARE_CLEARANCE_MM = 6.0  # what a reference learns stays this far from anything unlike it
+BARE_MAX_SHARE = 0.02  # an empty column is learnt only when this little of it is unlike
+
+
+def bare_after(
+    ev: Evidence, view: View, columns: list[Column], named: list[bool], calibrating: bool = False
+) -> np.ndarray:
+    """Where this frame shows the bare table for certain (bool view image).
+
+    While playing: the places no card lies; columns read empty with
+    hardly anything unlike the table in them; and, where a stack's top card was
+    ``named`` (its outline is a card's), the column below its top card's foot (not above
+    the stack: a misread start would teach a card's strip). Always clear by
+    :data:`BARE_CLEARANCE_MM` of any foreground region a card or a hand could be
+    (smaller specks are the single-frame model's mistakes, which only a reference can
+    correct); nothing of a column read occluded (a hand's shadow is not the table).
+
+    ``calibrating`` (the play area was cleared on purpose): everything but the columns
+    where a card is still named or a hand covers, and solid things left beside them (a
+    cup); seams and printing (even a card-sized frame printed on a mat) are learnt."""
+    width = view.calibration.width_mm / 4
+    k = 2 * round(BARE_CLEARANCE_MM * view.scale) + 1
+    if calibrating:
+        bare = cv2.dilate(ev.blobs.view(np.uint8), np.ones((k, k), np.uint8)) == 0
+        for i, column in enumerate(columns):
+            if column.state == "occluded" or (column.state == "stack" and named[i]):
+                x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
+                bare[:, max(x0 - 4, 0) : x1 + 4] = False
+        return bare
+    bare = bare_mask(view).astype(bool)
+    for i, column in enumerate(columns):
+        x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
+        if column.state == "empty" and _hardly_any(ev, view, i):
+            bare[:, x0:x1] = True
+        elif column.state == "stack" and column.quad_mm is not None and named[i]:
+            foot = float(column.quad_mm[:, 1].max()) + BARE_CLEARANCE_MM
+            bare[view.px(foot, 1) :, x0:x1] = True
+        elif column.state == "occluded":
+            bare[:, max(x0 - 4, 0) : x1 + 4] = False
+    near = cv2.dilate(_large(ev.mask, SPECK_MM2 * view.scale**2), np.ones((k, k), np.uint8)) > 0
+    return bare & ~near
+
+
+SPECK_MM2 = 400.0  # foreground regions smaller than this are no card or hand (a card: 5544)
+
+
+def _large(mask: np.ndarray, min_area: float) -> np.ndarray:
+    """The connected regions of ``mask`` (bool) at least ``min_area`` pixels large (uint8)."""
+    _n, labels, stats, _c = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= min_area
+    big[0] = False
+    return big[labels].astype(np.uint8)
+
+
+def _hardly_any(ev: Evidence, view: View, index: int) -> bool:
+    """True when almost none of column ``index`` where cards lie is unlike the table."""
+    xc = (index + 0.5) * view.calibration.width_mm / 4
+    rows = slice(view.px(STACK_START_MM - 6, 1), None)
+    core = ev.mask[rows, view.px(xc - 30, 0) : view.px(xc + 30, 0)]
+    return float(core.mean()) <= BARE_MAX_SHARE
 
 
 def locate(frame: np.ndarray, view: View) -> list[Column]:

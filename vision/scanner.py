@@ -23,14 +23,19 @@ from vision.locate import (
     Column,
     Evidence,
     View,
+    bare_after,
     evidence,
     farther_outlines,
     locate_column,
     outline_depth,
     warp_card,
 )
+from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
+MOVED_PX = 2.0  # markers found this far from the last look: the camera moved
+LEARN_EVERY = 3  # the reference learns from every third scan of a view (a still table at
+#                  10 frames a second changes slowly), starting with the second
 STATES = ("empty", "card", "occluded", "face_down", "unknown")
 
 
@@ -95,29 +100,77 @@ class TableScanner:
         *,
         redetect_every: int = 50,
         classifier: CardClassifier | None = None,
+        learn: bool = True,
     ) -> None:
         self.classifier = classifier or CardClassifier(model_path)
         self.redetect_every = max(1, redetect_every)
+        self.learn = learn  # keep the reference of the bare table current while scanning
         self._fixed = calibration is not None and calibration.source == "manual"
-        self._view: View | None = View(calibration) if calibration else None
-        self._scans = 0
+        self._view: View | None = None
+        self._reference: Reference | None = None
+        self._scans = self._seen = 0
+        self._use(calibration)
 
     @property
     def calibration(self) -> Calibration | None:
         return self._view.calibration if self._view else None
 
+    @property
+    def view(self) -> View | None:
+        """The rectified view of the play area the scanner reads (None until calibrated)."""
+        return self._view
+
+    @property
+    def reference(self) -> Reference | None:
+        """The bare table as the fixed camera sees it (None until calibrated)."""
+        return self._reference
+
+    def _use(self, calibration: Calibration | None) -> None:
+        """Hold ``calibration``; a new view of the table starts a new reference, a look
+        that finds the markers where they were keeps the old one."""
+        if calibration is None:
+            self._view = self._reference = None
+        elif self._view is None or _moved(self._view.calibration, calibration):
+            self._view = View(calibration)
+            self._reference = Reference(self._view)
+            self._seen = 0  # scans of this view
+
     def recalibrate(self, frame: np.ndarray) -> bool:
         """Look for the markers now; True when found (the calibration is then replaced)."""
         found = calibrate.detect(frame)
         if found is not None:
-            self._view = View(found)
+            self._use(found)
             self._scans = 1  # the next look is a full interval away
         return found is not None
 
     def keep(self, calibration: Calibration | None) -> None:
         """Hold ``calibration`` as if the last look had found it (None: uncalibrated)."""
-        self._view = View(calibration) if calibration else None
+        self._use(calibration)
         self._scans = 1
+
+    def learn_table(self, frame: np.ndarray) -> list[str]:
+        """Take ``frame`` as the bare table ("clear the play area and press NEXT"): the
+        reference is replaced wherever the frame shows the table. Returns the locations
+        where a card is still named or a hand covers (left out of the reference: never a
+        card learnt as table); an empty list when the play area was clear. Printing on a
+        mat, even a card-sized frame, is table.
+
+        :raises ValueError: when the play area is not calibrated (no markers seen yet).
+        """
+        self._maybe_recalibrate(frame)
+        if self._view is None or self._reference is None:
+            raise ValueError("the play area is not calibrated: the four markers must be seen")
+        self._reference = Reference(self._view)
+        ev = evidence(frame, self._view)
+        columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
+        named = _named(self._identify(frame, ev, columns))
+        clear = bare_after(ev, self._view, columns, named, calibrating=True)
+        self._reference.update(self._view, ev.lab, clear, reset=True)
+        return [
+            loc.value
+            for loc, c, n in zip(Location, columns, named, strict=True)
+            if c.state == "occluded" or (c.state == "stack" and n)
+        ]
 
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:
         due = self._scans % self.redetect_every == 0
@@ -130,8 +183,34 @@ class TableScanner:
         self._maybe_recalibrate(frame)
         if self._view is None:
             return uncalibrated()
-        ev = evidence(frame, self._view)
+        ev = evidence(frame, self._view, self._reference)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
+        idents = self._identify(frame, ev, columns)
+        self._learn(ev, columns, idents)
+        out = {
+            loc.value: reading(c, ident)
+            for loc, c, ident in zip(Location, columns, idents, strict=True)
+        }
+        return TableReading(out)
+
+    def _learn(
+        self, ev: Evidence, columns: list[Column], idents: list[Identification | None]
+    ) -> None:
+        """Keep the reference current from what this scan read bare (a single look at a
+        camera, as when scanning independent photos, teaches nothing and costs nothing)."""
+        self._seen += 1
+        if not self.learn or self._reference is None or ev.lab is None:
+            return
+        if self._seen < 2 or (self._seen - 2) % LEARN_EVERY:
+            return
+        assert self._view is not None
+        bare = bare_after(ev, self._view, columns, _named(idents))
+        self._reference.update(self._view, ev.lab, bare)
+
+    def _identify(
+        self, frame: np.ndarray, ev: Evidence, columns: list[Column]
+    ) -> list[Identification | None]:
+        """Name each stack's top card (``columns`` gets the depth of the outline kept)."""
         tries = [
             (i, column, depth)
             for i, c in enumerate(columns)
@@ -147,11 +226,7 @@ class TableScanner:
                 idents[i] = ident
                 columns[i] = replace(columns[i], depth=depth)
         self._look_farther(frame, ev, columns, idents)
-        out = {
-            loc.value: reading(c, ident)
-            for loc, c, ident in zip(Location, columns, idents, strict=True)
-        }
-        return TableReading(out)
+        return idents
 
     def _look_farther(
         self, frame: np.ndarray, ev: Evidence, columns: list[Column], idents: list
@@ -189,6 +264,19 @@ class TableScanner:
         assert self._view is not None
         quad_px = self._view.calibration.to_pixels(quad_mm)
         return warp_card(frame, quad_px, self.classifier.input_size)
+
+
+def _named(idents: list[Identification | None]) -> list[bool]:
+    """Per column, whether its top outline was named a card or a card's back."""
+    return [i is not None and (i.card is not None or i.face_down) for i in idents]
+
+
+def _moved(old: Calibration, new: Calibration) -> bool:
+    """True when the play area's corners moved more than :data:`MOVED_PX` (or its size
+    changed): marker detection's own jitter is well under that."""
+    shift = np.abs(np.asarray(old.corners) - np.asarray(new.corners)).max()
+    same_size = (old.width_mm, old.height_mm) == (new.width_mm, new.height_mm)
+    return bool(shift > MOVED_PX) or not same_size or old.source != new.source
 
 
 def _worth_another_look(column: Column, ident: Identification | None) -> bool:

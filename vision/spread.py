@@ -17,6 +17,15 @@ import numpy as np
 from vision.calibrate import MARKER_MM, Calibration
 from vision.classifier import CardClassifier
 from vision.locate import CARD_H_MM, CARD_W_MM, card_quad, warp_card
+from vision.table import (
+    PLAIN_SHARE,
+    UNLIKE_BAR,
+    Palette,
+    Reference,
+    colour_distance,
+    normalised,
+)
+from vision.view import View
 
 SCALE = 2.0  # px per mm of the top-down view
 MARGIN_MM = 8.0
@@ -35,24 +44,61 @@ def _view(frame: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _mask(view: np.ndarray) -> np.ndarray:
-    """Foreground: unlike the table colour sampled all along the view's border.
+    """Foreground: unlike the table, as the border of the view shows it (the play area's
+    margin, clear of the marker sheets at its corners).
 
-    A slight blur first (under 1 mm) keeps wood grain and felt from counting as
-    "unlike the table"; the bar is three times the border's median distance (a robust
-    noise figure: the marker sheets at the corners are in the border too).
+    A slight blur first (under 1 mm) keeps wood grain and felt from counting as "unlike
+    the table". A pixel is table when it is near the border's median colour (within
+    three times the border's median distance from it: a robust noise figure), or near
+    one of the colours a speckled or patterned table shows all round the border
+    (:class:`vision.table.Palette`). Lightness counts half: light and shadow vary,
+    colour less.
     """
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab = cv2.GaussianBlur(lab, (0, 0), 0.75 * SCALE)
-    b = int(4 * SCALE)
-    ring = np.concatenate([lab[:b, b:-b].reshape(-1, 3), lab[-b:, b:-b].reshape(-1, 3)])
-    ring = ring[ring[:, 0] > 0]
-    med = np.median(ring, axis=0)
-    weights = (0.5, 1, 1)  # lightness counts half: light and shadow vary, colour less
-    noise = np.median(np.linalg.norm((ring - med) * weights, axis=1))
-    dist = np.linalg.norm((lab - med) * weights, axis=2)
-    mask = (dist > max(10.0, 3 * float(noise))).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    lab = cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 0.75 * SCALE), cv2.COLOR_BGR2YCrCb)
+    ring = _ring(view.shape[:2])
+    samples = lab[(ring > 0) & (lab[:, :, 0] > 0)]
+    if len(samples) == 0:
+        return np.zeros(view.shape[:2], np.uint8)
+    med = np.median(samples, axis=0)
+    noise = float(np.median(np.abs(samples - med) @ np.array([0.5, 1.0, 1.0])))
+    unlike = cv2.convertScaleAbs(
+        colour_distance(cv2.absdiff(lab, (*map(float, med), 0.0))),
+        alpha=UNLIKE_BAR / max(10.0, 3 * noise),
+    )
+    if float((unlike[ring > 0] > UNLIKE_BAR).mean()) >= PLAIN_SHARE:
+        flat = normalised(lab, ring > 0, SCALE)
+        palette = Palette.learn(flat, ring, lab[:, :, 0] > 0)
+        if palette is not None:
+            unlike = cv2.min(unlike, palette.unlikeness(flat))
+    mask = (unlike > UNLIKE_BAR).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((OPEN_PX, OPEN_PX), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
+
+
+OPEN_PX, CLOSE_PX = 3, 9  # specks; a card split by its own table-like colours
+
+
+def _ring(shape: tuple[int, int]) -> np.ndarray:
+    """The view's border, 4 mm deep, cut into eight numbered stretches (two a side) and
+    clear of the marker sheets at the corners (uint8, 0 elsewhere)."""
+    h, w = shape
+    b, corner = int(4 * SCALE), int((MARGIN_MM + MARKER_MM) * SCALE)
+    ring = np.zeros(shape, np.uint8)
+    for k, (rows, cols) in enumerate(
+        [
+            (slice(0, b), slice(corner, w // 2)),
+            (slice(0, b), slice(w // 2, w - corner)),
+            (slice(h - b, h), slice(corner, w // 2)),
+            (slice(h - b, h), slice(w // 2, w - corner)),
+            (slice(corner, h // 2), slice(0, b)),
+            (slice(h // 2, h - corner), slice(0, b)),
+            (slice(corner, h // 2), slice(w - b, w)),
+            (slice(h // 2, h - corner), slice(w - b, w)),
+        ],
+        start=1,
+    ):
+        ring[rows, cols] = k
+    return ring
 
 
 def _split(rect: tuple, count: int) -> list[np.ndarray]:
@@ -94,10 +140,19 @@ def _drop_markers(mask: np.ndarray, cal: Calibration) -> np.ndarray:
     return mask
 
 
-def outlines(frame: np.ndarray, cal: Calibration) -> list[tuple[np.ndarray, bool]]:
-    """Card outlines (play-area mm) and whether each card is fully visible."""
+def outlines(
+    frame: np.ndarray, cal: Calibration, table: tuple[View, Reference] | None = None
+) -> list[tuple[np.ndarray, bool]]:
+    """Card outlines (play-area mm) and whether each card is fully visible; where the
+    fixed camera's reference of the bare table (``table``: the scanner's view and
+    reference) knows the table, foreground is what differs from it."""
     view, _ = _view(frame, cal)
-    mask = _drop_markers(_mask(view), cal)
+    mask = _mask(view)
+    if table is not None and table[1].known.any():
+        mask = _with_reference(mask, frame, *table)
+    mask = _drop_markers(mask, cal)
+    b = int(4 * SCALE)  # the border the table is learnt from holds no card
+    mask[:b], mask[-b:], mask[:, :b], mask[:, -b:] = 0, 0, 0, 0
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     card_area = CARD_W_MM * CARD_H_MM * SCALE**2
     found = []
@@ -111,12 +166,35 @@ def outlines(frame: np.ndarray, cal: Calibration) -> list[tuple[np.ndarray, bool
     return found
 
 
+def _with_reference(mask: np.ndarray, frame: np.ndarray, view: View, ref: Reference) -> np.ndarray:
+    """``mask`` (this module's view) where the reference does not know the table; where it
+    does, the pixels unlike the reference (read in the scanner's view, scaled across)."""
+    lab = cv2.cvtColor(view.rectify(frame), cv2.COLOR_BGR2YCrCb)
+    unlike = (ref.unlikeness(view, lab) > UNLIKE_BAR).astype(np.uint8)
+    # A card is far larger than the specks a change of focus or light leaves on a pattern.
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    # This module's pixel (u, v) is play-area mm (u / SCALE - MARGIN_MM, ...).
+    step = view.scale / SCALE
+    offset = (-MARGIN_MM - view.x0) * view.scale, (-MARGIN_MM - view.y0) * view.scale
+    to_scanner = np.array([[step, 0, offset[0]], [0, step, offset[1]]], np.float32)
+    size = mask.shape[::-1]
+    flags = cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+    known = cv2.warpAffine(ref.known.view(np.uint8), to_scanner, size, flags=flags)
+    unlike = cv2.warpAffine(unlike, to_scanner, size, flags=flags)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_CLOSE, np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
+    return np.where(known > 0, unlike, mask).astype(np.uint8)
+
+
 def find_cards(
-    frame: np.ndarray, calibration: Calibration, classifier: CardClassifier | None = None
+    frame: np.ndarray,
+    calibration: Calibration,
+    classifier: CardClassifier | None = None,
+    table: tuple[View, Reference] | None = None,
 ) -> list[tuple[str | None, float, np.ndarray]]:
-    """Every card in the play area: (card id or None, confidence, corners in frame pixels)."""
+    """Every card in the play area: (card id or None, confidence, corners in frame pixels).
+    ``table``: the scanner's view and reference of the bare table (a fixed camera)."""
     classifier = classifier or CardClassifier()
-    cards = outlines(frame, calibration)
+    cards = outlines(frame, calibration, table)
     quads_px = [calibration.to_pixels(q) for q, _ in cards]
     crops = [warp_card(frame, q, classifier.input_size) for q in quads_px]
     idents = classifier.identify(crops) if crops else []

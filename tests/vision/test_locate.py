@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_IDS
-from vision import locate
-from vision.locate import View, runs, stack_depth
+from vision import count, locate
+from vision.count import stack_depth
+from vision.locate import View, runs
 from vision.synth import cards, scene
 from vision.synth.scene import SceneOptions, render
 
@@ -225,6 +226,6 @@ def test_a_stack_past_the_view_says_its_foot_is_out_of_sight(monkeypatch) -> Non
 def test_tighter_cascades_are_weighed_only_near_the_reach() -> None:
     view = View(render({}, random.Random(0))[1].calibration)
     foot = view.calibration.height_mm + locate.STACK_REACH_MM
-    assert locate.cascade_steps(view, 60.0) == locate.CASCADE_STEPS_MM
-    assert locate.cascade_steps(view, foot - locate.CARD_H_MM - 5) == locate.TIGHT_STEPS_MM
+    assert count.cascade_steps(view, 60.0) == count.CASCADE_STEPS_MM
+    assert count.cascade_steps(view, foot - locate.CARD_H_MM - 5) == count.TIGHT_STEPS_MM
 

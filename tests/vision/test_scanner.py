@@ -92,3 +92,42 @@ def test_scan_is_pure_but_recovers_a_moved_camera(classifier) -> None:
     )
     readings = [scanner.scan(b) for _ in range(3)]
     assert readings[-1]["luna"].top == "eo"
+
+
+def test_learning_the_bare_table_then_reading_a_checked_cloth(classifier) -> None:
+    """Calibration's "clear the play area": the bare table is learnt whole, and the
+    stacks laid on it afterwards are read against it."""
+    scanner = TableScanner(classifier=classifier)
+    frames = evaluate.still_game(630_000, evaluate.CONDITIONS["gingham"], 3, clear_first=True)
+    bare, _ = next(frames)
+    assert scanner.learn_table(bare) == []
+    assert scanner.reference is not None and scanner.reference.known.mean() > 0.6
+    for frame, truth in frames:
+        reading = scanner.scan(frame)
+        for name, t in truth.locations.items():
+            assert (reading[name].state, reading[name].depth) == (
+                ("empty", 0) if t.state == "empty" else (t.state, t.depth)
+            ), name
+
+
+def test_learning_the_table_names_what_still_lies_there(classifier) -> None:
+    frame, _ = render({"luna": ["eo"]}, random.Random(5), SceneOptions(capture=False))
+    scanner = TableScanner(classifier=classifier)
+    assert scanner.learn_table(frame) == ["luna"]
+    with pytest.raises(ValueError, match="not calibrated"):
+        TableScanner(classifier=classifier).learn_table(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_the_reference_survives_marker_jitter_but_not_a_moved_camera(classifier) -> None:
+    frame, truth = render({}, random.Random(5), SceneOptions(capture=False))
+    scanner = TableScanner(classifier=classifier, calibration=None)
+    scanner.learn_table(frame)
+    reference = scanner.reference
+    jitter = Calibration(tuple((x + 0.4, y - 0.3) for x, y in truth.calibration.corners),
+                         source="markers")
+    scanner.keep(jitter)
+    assert scanner.reference is reference
+    moved = Calibration(tuple((x + 25, y) for x, y in truth.calibration.corners),
+                        source="markers")
+    scanner.keep(moved)
+    assert scanner.reference is not reference and not scanner.reference.known.any()

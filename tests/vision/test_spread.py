@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from vision import spread
 from vision.synth.scene import SceneOptions, render_spread
@@ -39,3 +40,24 @@ def test_a_cascade_counts_its_cards_and_names_the_one_on_top(classifier) -> None
     assert abs(len(found) - len(ids)) <= 1
     named = [card for card, _conf, _quad in found if card is not None]
     assert named == ["judge"]
+
+
+@pytest.mark.parametrize("kind", ["planks", "playmat"])
+def test_a_fixed_camera_finds_every_card_laid_on_a_patterned_table(classifier, kind) -> None:
+    """The bare table learnt at calibration: every card laid on it is outlined where it
+    lies, and nothing else is."""
+    from vision.scanner import TableScanner
+
+    ids = ["aja", "sevro", "eo", "judge", "holiday"]
+    options = SceneOptions(table=kind, capture=False)
+    for seed in range(2):
+        frame, cal, placed = render_spread(ids, random.Random(seed), "row", options)
+        bare, _, _ = render_spread([], random.Random(seed), "row", options)
+        scanner = TableScanner(classifier=classifier, calibration=cal)
+        assert scanner.learn_table(bare) == []
+        assert scanner.view is not None and scanner.reference is not None
+        table = (scanner.view, scanner.reference)
+        found = [cal.to_pixels(q) for q, _ in spread.outlines(frame, cal, table)]
+        truths = [q for _c, q, _v in placed]
+        assert len(found) == len(ids)
+        assert all(_near(quad, truths, 15) for quad in found)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_IDS
-from vision.synth import cards
+from vision.synth import cards, tables
 from vision.synth.scene import FOREIGN, SceneOptions, render
 
 
@@ -76,3 +76,51 @@ def test_people_push_a_long_stack_together_to_keep_it_in_reach() -> None:
     again = _placements(["aja"] * 4, 1, random.Random(3), messy=True)
     steps = np.diff([float(q[:2, 1].mean()) for q in short])
     assert np.allclose(short, again) and (steps > 9.0).all()
+
+
+@pytest.mark.parametrize("kind", [*tables.KINDS, tables.UNSEEN])
+def test_table_kinds_are_drawn_on_the_tables_plane(kind: str) -> None:
+    """The same seed draws the same table; a steeper camera shows its pattern shrunk
+    with distance (the far rows of a check or a plank need more of them per pixel)."""
+    options = SceneOptions(table=kind, tilt_deg=25.0, capture=False)
+    a, truth = render({}, random.Random(2), options)
+    b, _ = render({}, random.Random(2), options)
+    assert np.array_equal(a, b)
+    h, w = a.shape[:2]
+    assert a.std() > 8  # a pattern, not a plain colour
+    corners = np.asarray(truth.calibration.corners)
+    near, far = corners[2, 0] - corners[3, 0], corners[1, 0] - corners[0, 0]
+    assert far < near  # the play area's far edge is the shorter under a tilted camera
+    assert a.shape == (h, w, 3)
+
+
+def test_an_unknown_table_kind_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown table kind"):
+        render({}, random.Random(1), SceneOptions(table="marble"))
+
+
+def test_a_steady_game_keeps_each_card_where_it_was_laid() -> None:
+    options = SceneOptions(steady=True, capture=False)
+    _, before = render({"mars": ["aja"], "luna": ["eo"]}, random.Random(5), options)
+    _, after = render({"mars": ["aja", "sevro"], "luna": ["eo"]}, random.Random(5), options)
+    assert np.allclose(before.locations["luna"].quad, after.locations["luna"].quad)
+    assert before.locations["mars"].start_mm == after.locations["mars"].start_mm
+
+
+def test_a_lamp_washes_out_its_place_and_nothing_far_from_it() -> None:
+    plain = SceneOptions(capture=False, table="planks")
+    lit = SceneOptions(capture=False, table="planks", lamp=(164.0, 100.0, 30.0))
+    a, truth = render({}, random.Random(6), plain)
+    b, _ = render({}, random.Random(6), lit)
+    x, y = truth.calibration.to_pixels(np.array([[164.0, 100.0]]))[0].astype(int)
+    assert int(b[y, x].mean()) > int(a[y, x].mean()) + 60
+    assert np.array_equal(a[:20, :20], b[:20, :20])
+
+
+def test_a_wide_lens_shrinks_the_far_side_more() -> None:
+    def far_over_near(wide: bool) -> float:
+        _, truth = render({}, random.Random(8), SceneOptions(wide=wide, tilt_deg=25.0))
+        c = np.asarray(truth.calibration.corners)
+        return float((c[1, 0] - c[0, 0]) / (c[2, 0] - c[3, 0]))
+
+    assert far_over_near(True) < far_over_near(False) < 1.0

@@ -113,6 +113,21 @@ def glare(
     return out
 
 
+def lamp(
+    img: np.ndarray, centre: tuple[float, float], radius: float, strength: float = 0.8
+) -> np.ndarray:
+    """A lamp reflected in a glossy table: a bright disc (``radius`` pixels) with a soft
+    rim, washing colours towards white; the same place in every frame of a fixed camera."""
+    h, w = img.shape[:2]
+    cx, cy = centre
+    ys, xs = np.ogrid[0:h, 0:w]
+    d = np.sqrt(((xs - cx) / radius) ** 2 + ((ys - cy) / radius) ** 2).astype(np.float32)
+    amount = strength * np.clip(1.6 - d, 0, 1) ** 1.5
+    out = img.astype(np.float32)
+    out += (255 - out) * amount[:, :, None]
+    return out.astype(np.uint8)
+
+
 def blur(img: np.ndarray, rng: random.Random, max_sigma: float = 1.6) -> np.ndarray:
     """Defocus (gaussian) or a little motion blur."""
     if rng.random() < 0.25:

@@ -23,7 +23,7 @@ import numpy as np
 from engine.board import Location
 from vision.calibrate import MARKER_IDS, MARKER_MM, PLAY_H_MM, PLAY_W_MM, Calibration
 from vision.locate import BELOW_MM, STACK_REACH_MM
-from vision.synth import effects
+from vision.synth import effects, tables
 from vision.synth.cards import (
     CARD_H_MM,
     CARD_W_MM,
@@ -56,6 +56,10 @@ class SceneOptions:
     glare: float = 0.3  # chance of a specular highlight
     show_markers: bool = True
     faces: Mapping[str, np.ndarray] | None = None  # extra layout entries → their card faces
+    table: str | None = None  # a kind from vision.synth.tables; None: wood, felt or paint
+    wide: bool = False  # a wide-angle lens close to the table: strong perspective
+    lamp: tuple[float, float, float] | None = None  # a lamp's reflection: x, y, radius (mm)
+    steady: bool = False  # a card keeps its place when others are added (a game filmed)
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ class LocationTruth:
     top: str | None
     depth: int
     quad: np.ndarray | None = None  # top card corners in frame pixels (TL, TR, BR, BL)
+    start_mm: float | None = None  # where the stack's first card starts (y of its top, mm)
 
 
 @dataclass(frozen=True)
@@ -77,16 +82,17 @@ class SceneTruth:
 
 
 def camera_homography(
-    rng: random.Random, size: tuple[int, int], tilt_deg: float | None
+    rng: random.Random, size: tuple[int, int], tilt_deg: float | None, wide: bool = False
 ) -> np.ndarray:
-    """Play-area mm → pixels for a camera on the player's side, tilted up to 30°."""
+    """Play-area mm → pixels for a camera on the player's side, tilted up to 30°; a
+    ``wide`` lens (about 90° across) sits closer, so the far side shrinks more."""
     w, h = size
     tilt = math.radians(rng.uniform(0, 30) if tilt_deg is None else tilt_deg)
     roll = math.radians(rng.uniform(-4, 4))
     target = np.array(
         [PLAY_W_MM / 2 + rng.uniform(-10, 10), PLAY_H_MM / 2 + 15 + rng.uniform(-8, 8), 0]
     )
-    f = w * rng.uniform(0.75, 0.95)
+    f = w * (rng.uniform(0.45, 0.55) if wide else rng.uniform(0.75, 0.95))
     width, height = _extent(_look_at(target, 1000.0, tilt, roll, f, size))
     fill = rng.uniform(0.84, 0.94)
     scale = max(width / (fill * w), height / (fill * h))
@@ -181,9 +187,14 @@ def _draw_markers(frame: np.ndarray, hom: np.ndarray, rng: random.Random) -> Non
         paste(frame, marker_image(marker_id), _project(hom, quad))
 
 
-def _table(w: int, h: int, rng: random.Random) -> np.ndarray:
+def _table(
+    w: int, h: int, rng: random.Random, kind: str | None = None, hom: np.ndarray | None = None
+) -> np.ndarray:
     """The table top. Near-black tables are lifted to a dark mid-tone: the locator cannot
-    part black-framed cards from a black table in dim light (a documented limit)."""
+    part black-framed cards from a black table in dim light (a documented limit). A
+    ``kind`` from :mod:`vision.synth.tables` is drawn on the table's plane through ``hom``."""
+    if kind is not None and hom is not None:
+        return tables.draw(kind, hom, (w, h), rng)
     small = effects.table_texture(min(h, 720), min(w, 960), rng)
     mean = float(small.mean())
     if mean < MIN_TABLE_LEVEL:
@@ -282,14 +293,20 @@ def render(
     options = options or SceneOptions()
     stacks = _normalise(layout, options.faces)
     w, h = options.size
-    hom = camera_homography(rng, options.size, options.tilt_deg)
-    frame = _table(w, h, rng)
+    hom = camera_homography(rng, options.size, options.tilt_deg, options.wide)
+    frame = _table(w, h, rng, options.table, hom)
     if options.show_markers:
         _draw_markers(frame, hom, rng)
     truth: dict[str, LocationTruth] = {}
+    # Steady: each column's cards come from a source of their own, the k-th card's place
+    # the same whatever lies elsewhere (and the light after them the same too).
+    steady = rng.randrange(1 << 30) if options.steady else None
     for column, loc in enumerate(Location):
-        truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, rng, options)
+        own = rng if steady is None else random.Random(steady + column)
+        truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, own, options)
     _cover(frame, hom, truth, rng, options)
+    if options.lamp is not None:
+        frame = _lamp(frame, hom, options.lamp)
     if options.capture:
         frame = _capture(frame, rng, options, _glare_spot(truth, rng))
     corners = _project(
@@ -321,14 +338,15 @@ def _draw_stack(
     if not stack:
         return LocationTruth("empty", None, 0)
     quad = None
-    for entry, quad_mm in zip(stack, _placements(stack, column, rng, options.messy), strict=True):
+    places = _placements(stack, column, rng, options.messy)
+    for entry, quad_mm in zip(stack, places, strict=True):
         quad = _draw_card(frame, hom, _face(entry, options), quad_mm)
-    top = stack[-1]
+    top, start = stack[-1], float(places[0][:2, 1].mean())
     if top == FACE_DOWN:
-        return LocationTruth("face_down", None, len(stack), quad)
+        return LocationTruth("face_down", None, len(stack), quad, start)
     if top == FOREIGN:
-        return LocationTruth("unknown", None, len(stack), quad)
-    return LocationTruth("card", top, len(stack), quad)
+        return LocationTruth("unknown", None, len(stack), quad, start)
+    return LocationTruth("card", top, len(stack), quad, start)
 
 
 def _cover(
@@ -344,7 +362,7 @@ def _cover(
         centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
         effects.fill_polygons(frame, _object_polys(centre, rng), hom)
         old = truth[loc.value]
-        truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad)
+        truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad, old.start_mm)
     for name in options.hands:
         loc = Location(name)
         centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
@@ -354,7 +372,7 @@ def _cover(
         effects.fill_polygons(frame, polys, hom)
         for covered in _covered(polys, truth, hom) | {loc.value}:
             old = truth[covered]
-            truth[covered] = LocationTruth("occluded", old.top, old.depth, old.quad)
+            truth[covered] = LocationTruth("occluded", old.top, old.depth, old.quad, old.start_mm)
 
 
 def _column(loc: Location) -> int:
@@ -402,6 +420,15 @@ def _glare_spot(truth: dict[str, LocationTruth], rng: random.Random) -> tuple[fl
     return float(point[0]), float(point[1])
 
 
+def _lamp(frame: np.ndarray, hom: np.ndarray, lamp: tuple[float, float, float]) -> np.ndarray:
+    """A lamp's reflection at a fixed place on the table (x, y, radius in play-area mm):
+    the table and any card under it washed out towards white."""
+    x, y, r = lamp
+    centre, rim = _project(hom, np.array([[x, y], [x + r, y]], np.float32))
+    radius = float(np.linalg.norm(rim - centre))
+    return effects.lamp(frame, (float(centre[0]), float(centre[1])), radius)
+
+
 def _capture(
     frame: np.ndarray, rng: random.Random, options: SceneOptions, spot: tuple[float, float] | None
 ) -> np.ndarray:
@@ -429,8 +456,8 @@ def render_spread(
     """
     options = options or SceneOptions()
     w, h = options.size
-    hom = camera_homography(rng, options.size, options.tilt_deg)
-    frame = _table(w, h, rng)
+    hom = camera_homography(rng, options.size, options.tilt_deg, options.wide)
+    frame = _table(w, h, rng, options.table, hom)
     if options.show_markers:
         _draw_markers(frame, hom, rng)
     placed = []
@@ -439,6 +466,8 @@ def render_spread(
     ):
         quad = _draw_card(frame, hom, card_face(cid, options.style, options.photo_dir), quad_mm)
         placed.append((cid, quad, arrangement == "row" or k == len(cards_shown) - 1))
+    if options.lamp is not None:
+        frame = _lamp(frame, hom, options.lamp)
     if options.capture:
         frame = _capture(frame, rng, options, None)
     corners = _project(

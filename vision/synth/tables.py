@@ -1,0 +1,183 @@
+"""Table tops drawn on the table's own plane: checked cloth, planks, a printed playmat.
+
+:func:`vision.synth.effects.table_texture` paints the older kinds (wood grain, felt,
+paint) straight into the frame. A real cloth's checks or a floor of planks shrink with
+distance under a tilted camera, and their lines converge: these kinds are drawn in
+millimetres on the table and projected through the camera's homography, so perspective
+acts on them as on the cards.
+
+``KINDS`` are the kinds tuning and tests use; ``UNSEEN`` is kept out of everything that
+trains or tunes (a pattern and colours none of the others has), so a figure measured on
+it says how the pipeline meets a table it never saw.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import cv2
+import numpy as np
+
+KINDS = ("gingham", "planks", "playmat")
+UNSEEN = "terrazzo"
+PX_PER_MM = 2.0  # the texture's resolution on the table (a frame shows ~3 px/mm)
+REACH_MM = ((-400.0, 730.0), (-300.0, 620.0))  # the most of the plane a frame may show
+
+
+def draw(kind: str, hom: np.ndarray, size: tuple[int, int], rng: random.Random) -> np.ndarray:
+    """The table top of ``kind`` as the camera (play-area mm → pixels ``hom``) sees it.
+
+    :raises ValueError: for an unknown kind.
+    """
+    painters = {"gingham": gingham, "planks": planks, "playmat": playmat, UNSEEN: terrazzo}
+    if kind not in painters:
+        raise ValueError(f"unknown table kind {kind!r}: one of {', '.join(painters)}")
+    (x0, x1), (y0, y1) = _seen(hom, size)
+    shape = (round((y1 - y0) * PX_PER_MM), round((x1 - x0) * PX_PER_MM))
+    plane = painters[kind](shape, (x0, y0), rng)
+    to_mm = np.array([[1 / PX_PER_MM, 0, x0], [0, 1 / PX_PER_MM, y0], [0, 0, 1]])
+    return cv2.warpPerspective(plane, hom @ to_mm, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+
+
+def _seen(hom: np.ndarray, size: tuple[int, int]) -> tuple[tuple[float, float], ...]:
+    """The rectangle of the table plane (mm) the frame shows, within :data:`REACH_MM`."""
+    w, h = size
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32).reshape(-1, 1, 2)
+    mm = cv2.perspectiveTransform(corners, np.linalg.inv(hom)).reshape(-1, 2)
+    (ax, bx), (ay, by) = REACH_MM
+    x = (max(ax, float(mm[:, 0].min()) - 10), min(bx, float(mm[:, 0].max()) + 10))
+    y = (max(ay, float(mm[:, 1].min()) - 10), min(by, float(mm[:, 1].max()) + 10))
+    return x, y
+
+
+def _coords(shape: tuple[int, int], origin: tuple[float, float], angle: float) -> tuple:
+    """Millimetre coordinates (u across, v along) of every texture pixel, turned ``angle``."""
+    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32) / PX_PER_MM
+    xs += origin[0]
+    ys += origin[1]
+    c, s = math.cos(angle), math.sin(angle)
+    return xs * c + ys * s, -xs * s + ys * c
+
+
+def _smooth_noise(shape: tuple[int, int], scale_px: float, nrng: np.random.Generator) -> np.ndarray:
+    """Unit-ish smooth noise with features about ``scale_px`` texture pixels across."""
+    small = (max(2, int(shape[0] / scale_px) + 2), max(2, int(shape[1] / scale_px) + 2))
+    field = nrng.normal(0, 1, small).astype(np.float32)
+    return cv2.resize(field, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+
+
+def _bands(t: np.ndarray, period: float) -> np.ndarray:
+    """0/1 stripes of half ``period`` along ``t``, edges softened over half a millimetre."""
+    phase = (t / period) % 1.0
+    edge = 0.5 / period
+    up = np.clip(phase / edge, 0, 1)
+    down = np.clip((0.5 - phase) / edge + 1, 0, 1)
+    return np.minimum(up, down)
+
+
+def gingham(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """A woven check: a colour's stripes both ways over a light ground; where they cross
+    the colour is full, where one passes it is half."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    colours = ((40, 40, 190), (120, 50, 20), (50, 120, 40), (35, 35, 35), (30, 110, 210),
+               (110, 40, 110), (150, 120, 40))
+    ink = np.array(rng.choice(colours), np.float32) * rng.uniform(0.8, 1.1)
+    ground = np.array([rng.uniform(215, 245)] * 3, np.float32) - (0, rng.uniform(0, 12), 0)
+    period = rng.uniform(6.0, 30.0)
+    u, v = _coords(shape, origin, math.radians(rng.uniform(-10, 10)))
+    share = (_bands(u, period) + _bands(v, period)) / 2
+    img = ground + (ink - ground) * share[:, :, None]
+    # Threads and a few soft wrinkles in the cloth.
+    img *= (1 + 0.06 * _smooth_noise(shape, 80 * PX_PER_MM, nrng))[:, :, None]
+    img += nrng.normal(0, 5, (*shape, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def planks(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """Boards side by side, each its own shade and grain, dark seams between them and a
+    butt joint now and then."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    angle = math.radians(rng.choice((0.0, 90.0)) + rng.uniform(-3, 3))
+    u, v = _coords(shape, origin, angle)
+    width = rng.uniform(70, 160)
+    board = np.floor(u / width).astype(np.int32)
+    boards = int(board.max() - board.min()) + 1
+    base = np.array((40 + rng.randint(0, 70), 75 + rng.randint(0, 70), 115 + rng.randint(0, 80)),
+                    np.float32)
+    shades = 1 + nrng.normal(0, 0.12, boards).astype(np.float32)
+    phase = nrng.uniform(0, 100, boards).astype(np.float32)
+    k = board - board.min()
+    # Grain: stripes along the board that wander, from a 1D noise read at (u, slow v).
+    grain = np.sin((u + phase[k]) * rng.uniform(0.6, 1.4) + 2 * np.sin(v / 90 + phase[k]))
+    fine = _smooth_noise(shape, 3 * PX_PER_MM, nrng)
+    img = base * shades[k][:, :, None] * (1 + 0.07 * grain + 0.03 * fine)[:, :, None]
+    seam_w = rng.uniform(1.0, 3.0)
+    across = np.minimum(u % width, width - u % width)
+    joint_len = rng.uniform(400, 1200)
+    along = (v + phase[k] * joint_len / 100) % joint_len
+    seam = (across < seam_w / 2) | (np.minimum(along, joint_len - along) < seam_w / 2)
+    img[seam] *= rng.uniform(0.25, 0.5)
+    img += nrng.normal(0, 3, (*shape, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def playmat(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """A printed mat: a dark ground under large soft washes of colour, thin printed
+    outlines (frames, circles, a grid of slots) and rows of small print."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    ground = np.array([rng.randint(15, 90) for _ in range(3)], np.float32)
+    img = np.empty((*shape, 3), np.float32)
+    img[:] = ground
+    for _ in range(rng.randint(3, 6)):
+        wash = np.array([rng.randint(0, 255) for _ in range(3)], np.float32)
+        blob = np.clip(_smooth_noise(shape, rng.uniform(120, 300) * PX_PER_MM, nrng), 0, None)
+        img += (wash - ground) * (0.35 * blob / max(float(blob.max()), 1e-6))[:, :, None]
+    ink = tuple(rng.randint(150, 255) for _ in range(3))
+    for _ in range(rng.randint(6, 14)):
+        _printed_shape(img, shape, rng, ink)
+    img += nrng.normal(0, 2, (*shape, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _printed_shape(img: np.ndarray, shape: tuple[int, int], rng: random.Random,
+                   ink: tuple[int, ...]) -> None:
+    """One printed outline or block of small print, anywhere on the mat."""
+    h, w = shape
+    x, y = rng.uniform(0, w), rng.uniform(0, h)
+    px = PX_PER_MM
+    thick = max(1, round(rng.uniform(0.6, 2.0) * px))
+    kind = rng.choice(("frame", "circle", "print"))
+    if kind == "frame":
+        rw, rh = rng.uniform(40, 200) * px, rng.uniform(40, 200) * px
+        cv2.rectangle(img, (int(x), int(y)), (int(x + rw), int(y + rh)), ink, thick, cv2.LINE_AA)
+    elif kind == "circle":
+        cv2.circle(img, (int(x), int(y)), int(rng.uniform(15, 80) * px), ink, thick, cv2.LINE_AA)
+    else:
+        for row in range(rng.randint(2, 6)):
+            yy = int(y + row * 5 * px)
+            xx = int(x)
+            for _ in range(rng.randint(3, 10)):
+                word = int(rng.uniform(4, 14) * px)
+                cv2.rectangle(img, (xx, yy), (xx + word, yy + int(2.2 * px)), ink, -1)
+                xx += word + int(2 * px)
+
+
+def terrazzo(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """Speckled stone: a pale ground strewn with chips of several colours, 2-9 mm."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    ground = np.array([rng.randint(170, 215)] * 3, np.float32) + nrng.uniform(-12, 12, 3)
+    img = np.empty((*shape, 3), np.float32)
+    img[:] = ground.astype(np.float32)
+    palette = [np.array([rng.randint(20, 240) for _ in range(3)], np.float32) for _ in range(4)]
+    area = shape[0] * shape[1] / PX_PER_MM**2
+    for _ in range(int(area / 60)):
+        colour = tuple(float(c) for c in palette[rng.randrange(len(palette))])
+        centre = np.array((rng.uniform(0, shape[1]), rng.uniform(0, shape[0])))
+        r = rng.uniform(1.0, 4.5) * PX_PER_MM
+        pts = [centre + r * rng.uniform(0.5, 1.0) * np.array((math.cos(a), math.sin(a)))
+               for a in np.sort(nrng.uniform(0, 2 * math.pi, rng.randint(4, 7)))]
+        cv2.fillConvexPoly(img, np.round(np.array(pts)).astype(np.int32), colour, cv2.LINE_AA)
+    img *= (1 + 0.04 * _smooth_noise(shape, 150 * PX_PER_MM, nrng))[:, :, None]
+    return np.clip(img, 0, 255).astype(np.uint8)
