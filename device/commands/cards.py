@@ -60,6 +60,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     from vision.classifier import CardClassifier
     from vision.enroll import BACK_NAMES, collect_images, enroll, save
     from vision.locate import card_image
+    from vision.keypoints import REF_SIZE
 
     if args.out.suffix.lower() != ".onnx":
         raise UsageError(f"{args.out.name}: the classifier is written as .onnx")
@@ -68,9 +69,9 @@ def run_enroll(args: argparse.Namespace) -> int:
     if unknown and not args.any_ids:
         raise UsageError(f"not card ids: {', '.join(unknown[:5])} (or pass --any-ids)")
     base = CardClassifier(args.model)
+    # Cut at the second look's size: enrolment scales them down for the embedder itself.
     crops = {
-        label: [card_image(_read(p), base.input_size) for p in paths]
-        for label, paths in found.items()
+        label: [card_image(_read(p), REF_SIZE) for p in paths] for label, paths in found.items()
     }
     save(enroll(base, crops, note=f"enrolled from {args.images.name}"), args.out)
     count = sum(len(v) for v in crops.values())
