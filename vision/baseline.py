@@ -24,9 +24,8 @@ def cut(frame: np.ndarray, quad_px: np.ndarray, size: tuple[int, int] = ORB_SIZE
     w, h = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(quad_px, np.float32), dst)
-    return cv2.warpPerspective(
-        frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    return cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def phash(img: np.ndarray) -> np.ndarray:

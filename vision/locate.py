@@ -503,8 +503,6 @@ def cascade_steps(view: View, card_top_mm: float) -> tuple[float, float]:
     foot = view.calibration.height_mm + STACK_REACH_MM
     near = card_top_mm + CARD_H_MM >= foot - TIGHT_NEAR_MM
     return TIGHT_STEPS_MM if near else CASCADE_STEPS_MM
-
-
 _EDGE_SLOPES = np.radians([-5.0, -2.5, 0.0, 2.5, 5.0])  # cards lie within ±5°
 
 
