@@ -356,7 +356,13 @@ def second_look_metadata(
     query = describe(base, crops, pixel_weight)
     likes = np.stack([(query @ p.T).max(axis=1) for p in protos], axis=1)
     truth = np.array([i for i, _shot in shots])
-    scores = np.stack([judge.templates.look(patch, quad) for _i, (patch, quad) in shots])
+    # The look tries twice (the second time refined): a wrong card must clear neither.
+    scores = np.stack(
+        [
+            np.maximum(judge.templates.look(p, q), judge.templates.look(p, q, refine=True))
+            for _i, (p, q) in shots
+        ]
+    )
     bars = verify.Bars(*_template_bars(scores, truth), _inlier_bar(judge, shots, likes))
     return {verify.METADATA_KEY: verify.encode(labels, stack, refs, bars)}
 

@@ -24,6 +24,9 @@ BLUR = 1.0  # template pixels: evens out a camera's focus and a photo's sharpnes
 HIGH_PASS = 3.0  # template pixels (2 mm): coarser than this is light, not the card
 MARGIN_MM = (6.0, 16.0)  # where the card is looked for around the outline: sides, ends
 SCALES = (0.95, 1.0, 1.05)  # the locator's outline is up to 5 % too large or small
+PHOTO_WIDTHS = (0.5, 1.0)  # a loose photo's card is this share of its shorter side wide
+PHOTO_STEPS = 9  # widths tried in that range
+PHOTO_PLACES = 8  # places in a photo whose scores are worked out
 GRID = (4, 6)  # tiles across and down (about 16 × 22 mm each)
 KEEP = 0.75  # share of a card's telling tiles whose correlations are averaged, best first
 TELLING = 0.25  # a tile tells cards apart with at least this share of the median energy
@@ -104,14 +107,57 @@ class Templates:
         self._own = (own / (energy[:, :, None] + 1e-6)).astype(np.float32)
         self._keep = np.maximum(1, np.round(KEEP * self._telling.sum(axis=1))).astype(int)
 
-    def look(self, frame: np.ndarray, quad_px: np.ndarray) -> np.ndarray:
-        """Each label's score (about −1…1) for the card outlined by ``quad_px``."""
+    def look(self, frame: np.ndarray, quad_px: np.ndarray, refine: bool = False) -> np.ndarray:
+        """Each label's score (about −1…1) for the card outlined by ``quad_px``; with
+        ``refine`` the card is also turned and sheared into place (twice the cost: for
+        an outline the locator bent a little)."""
         big, _ = warp_around(frame, quad_px, MARGIN_MM, 2 * PX_PER_MM)
         half = (big.shape[1] // 2, big.shape[0] // 2)  # area-averaged: no aliasing
         seen = _standard(cv2.resize(gray(big), half, interpolation=cv2.INTER_AREA))
+        return self._scores_at(seen, self._placement(seen, SCALES, refine))
+
+    def find(self, photo: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Where a loose photo's card may lie and what it may be: for the places the mean
+        card matches best, at widths from :data:`PHOTO_WIDTHS` of the photo's shorter
+        side, each label's score and the place's corners (TL, TR, BR, BL, photo px)."""
+        scale = SIZE[0] / (0.75 * min(photo.shape[:2]))  # a typical card at template size
+        small = cv2.resize(gray(photo), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        seen = _standard(small)
+        widths = np.geomspace(*PHOTO_WIDTHS, PHOTO_STEPS) / 0.75
+        found = []
+        for warp in self._places(seen, widths)[:PHOTO_PLACES]:
+            quad = cv2.transform(corners(*SIZE).reshape(-1, 1, 2), warp).reshape(-1, 2)
+            found.append((self._scores_at(seen, warp), quad / scale))
+        return found
+
+    def _places(self, seen: np.ndarray, scales: np.ndarray) -> list[np.ndarray]:
+        """Affine maps (templates' grid → ``seen``) where the mean card matches best: the
+        best three places per scale, apart by a quarter card, all scales together."""
+        w, h = SIZE
+        found = []
+        for s in scales:
+            size = (round(w * s), round(h * s))
+            if size[0] > seen.shape[1] or size[1] > seen.shape[0]:
+                continue
+            tpl = cv2.resize(self._align, size, interpolation=cv2.INTER_LINEAR)
+            ncc = cv2.matchTemplate(seen, tpl, cv2.TM_CCOEFF_NORMED)
+            for _ in range(3):
+                _, score, _, (x, y) = cv2.minMaxLoc(ncc)
+                found.append((score, np.array([[s, 0, x], [0, s, y]], np.float32)))
+                cv2.rectangle(
+                    ncc,
+                    (x - size[0] // 4, y - size[1] // 4),
+                    (x + size[0] // 4, y + size[1] // 4),
+                    -1.0,
+                    -1,
+                )
+        found.sort(key=lambda f: -f[0])
+        return [warp for _score, warp in found]
+
+    def _scores_at(self, seen: np.ndarray, warp: np.ndarray) -> np.ndarray:
         card = cv2.warpAffine(
             seen,
-            self._placement(seen),
+            warp,
             SIZE,
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
@@ -138,11 +184,12 @@ class Templates:
         along = (tiles * self._mean_tiles).sum(axis=-1, keepdims=True)
         return tiles - along * self._mean_tiles
 
-    def _placement(self, seen: np.ndarray) -> np.ndarray:
-        """The affine map from the templates' grid into ``seen`` (best scale and shift)."""
+    def _placement(self, seen: np.ndarray, scales: tuple[float, ...], refine: bool) -> np.ndarray:
+        """The affine map from the templates' grid into ``seen``: the best scale and
+        shift, then with ``refine`` also rotation and shear (ECC)."""
         w, h = SIZE
         best = (-2.0, 1.0, (0, 0))
-        for s in SCALES:
+        for s in scales:
             size = (round(w * s), round(h * s))
             if size[0] > seen.shape[1] or size[1] > seen.shape[0]:
                 continue
@@ -151,4 +198,21 @@ class Templates:
             if score > best[0]:
                 best = (score, s, at)
         _, s, (x, y) = best
-        return np.array([[s, 0, x], [0, s, y]], np.float32)
+        warp = np.array([[s, 0, x], [0, s, y]], np.float32)
+        return _refined(self._align, seen, warp) if refine else warp
+
+
+ECC_ITERATIONS = 20
+
+
+def _refined(template: np.ndarray, seen: np.ndarray, warp: np.ndarray) -> np.ndarray:
+    """``warp`` refined by ECC (affine) on the band-passed pictures; kept as it was when
+    ECC does not converge (a hand, a glare spot)."""
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_ITERATIONS, 1e-4)
+    try:
+        _, out = cv2.findTransformECC(
+            template, seen, warp.copy(), cv2.MOTION_AFFINE, criteria, None, 1
+        )
+    except cv2.error:
+        return warp
+    return out

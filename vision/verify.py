@@ -5,7 +5,8 @@ never saw can leave two cards alike. The second look goes back to the camera fra
 looks at more of its pixels, in two ways, cheapest first:
 
 1. whole-card templates (:mod:`vision.templates`), every enrolled card at once: named
-   when the best card's score and its lead over the runner-up clear the model's bars;
+   when the best card's score and its lead over the runner-up clear the model's bars
+   (tried again with the card turned and sheared into place when they do not);
 2. local features (:mod:`vision.keypoints`) for the shortlist (the embedder's likeliest
    cards and the templates'): named when enough keypoints agree on one placement.
 
@@ -71,11 +72,12 @@ class SecondLook:
     def look(self, frame: np.ndarray, quad_px: np.ndarray, shortlist: Sequence[str]) -> Verdict:
         """The card outlined by ``quad_px`` (TL, TR, BR, BL) in ``frame``, if a look names it;
         ``shortlist``: the embedder's likeliest cards, best first."""
-        scores = self.templates.look(frame, quad_px)
-        order = np.argsort(-scores)
-        best, lead = float(scores[order[0]]), float(scores[order[0]] - scores[order[1]])
-        if best >= self.bars.template_score and lead >= self.bars.template_margin:
-            return Verdict(self.labels[order[0]], best, lead, "templates")
+        for refine in (False, True):
+            scores = self.templates.look(frame, quad_px, refine)
+            order = np.argsort(-scores)
+            best, lead = float(scores[order[0]]), float(scores[order[0]] - scores[order[1]])
+            if best >= self.bars.template_score and lead >= self.bars.template_margin:
+                return Verdict(self.labels[order[0]], best, lead, "templates")
         also = [self.labels[i] for i in order[:TEMPLATE_ALSO]]
         found = self.keypoints.look(frame, quad_px, [*shortlist, *also])
         if found.card is None:

@@ -6,7 +6,9 @@
 Enrolment (the contract): one or more photos per card, named ``<card-id>.<ext>`` or
 kept in ``<card-id>/`` folders; a ``back.<ext>`` photo teaches the card back (face-down
 cards). No retraining: the base model's embedder is reused with new prototypes, so it
-takes seconds. A photo may show the card on a table (its outline is found) or be a crop.
+takes a minute at most. A photo may show the card on a table (its outline is found) or
+be a crop. ``identify`` finds the card in each photo (older cards' strips above it and
+neighbours beside it are fine, see :mod:`vision.photo`).
 ``identify --json`` prints ``{"image", "card" (id or null), "confidence"}`` per line.
 """
 
@@ -81,7 +83,7 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 def run_identify(args: argparse.Namespace) -> int:
     from vision.classifier import CardClassifier
-    from vision.locate import card_image
+    from vision.photo import identify_photo
 
     classifier = CardClassifier(args.model)
     paths = [Path(p) for p in args.images]
@@ -89,7 +91,7 @@ def run_identify(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise UsageError(f"image not found: {path}")
     for path in paths:
-        ident = classifier.identify([card_image(_read(path), classifier.input_size)])[0]
+        ident = identify_photo(classifier, _read(path))
         if args.json:
             print(
                 json.dumps(

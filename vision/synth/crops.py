@@ -167,3 +167,53 @@ def _degrade(patch: np.ndarray, rng: random.Random, corners_px: np.ndarray) -> n
     patch = effects.blur(patch, rng, 1.4)
     patch = effects.noise(patch, rng, 8.0)
     return effects.jpeg(patch, rng)
+
+
+def loose_photo(
+    face: np.ndarray,
+    rng: random.Random,
+    under: Sequence[np.ndarray] = (),
+    neighbours: Sequence[np.ndarray] = (),
+) -> tuple[np.ndarray, np.ndarray]:
+    """A phone photo of one card on a table, as ``companion cards identify`` gets one: on
+    top of a cascade of ``under`` (their strips above it), ``neighbours`` lying beside it
+    and peeking in, the phone held a little askew (perspective, a turn), lit, glared,
+    blurred, noised and JPEG-compressed. Returns the photo and the card's corners (TL,
+    TR, BR, BL, pixels)."""
+    res = rng.uniform(2.5, 6.0)  # photo pixels per mm
+    side, top = rng.uniform(4, 20), rng.uniform(4, 12) + CASCADE_MM * len(under)
+    bottom = rng.uniform(4, 20)
+    size_mm = np.array((CARD_W_MM + 2 * side, CARD_H_MM + top + bottom))
+    w, h = (size_mm * res).astype(int)
+    photo = effects.table_texture(h, w, rng)
+    card = _card_corners(rng, 3.0) + np.float32([side, top]) - MARGIN_MM
+    for k, older in enumerate(under):
+        _paste(
+            photo,
+            older,
+            (card + np.float32([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)])) * res,
+        )
+    for k, other in enumerate(neighbours):
+        away = (1 if k % 2 else -1) * (CARD_W_MM + rng.uniform(3, 10))
+        _paste(photo, other, (card + np.float32([away, rng.uniform(-10, 10)])) * res)
+    _paste(photo, _sleeve(face, rng) if rng.random() < 0.3 else face, card * res)
+    photo = _degrade(photo, rng, card * res)
+    return _askew(photo, card * res, rng)
+
+
+def _askew(
+    photo: np.ndarray, quad: np.ndarray, rng: random.Random
+) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as a phone held a little off square sees it: each corner moved up to 6 %
+    of the size, the whole turned up to 6°."""
+    h, w = photo.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    jitter = np.array([[rng.uniform(-0.06, 0.06) * w, rng.uniform(-0.06, 0.06) * h] for _ in src])
+    turn = math.radians(rng.uniform(-6, 6))
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    dst = ((src + jitter - (w / 2, h / 2)) @ rot.T + (w / 2, h / 2)).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(photo, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out, cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float32), m).reshape(
+        -1, 2
+    )
