@@ -61,8 +61,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     from engine.cards import CARDS
     from vision.classifier import CardClassifier
     from vision.enroll import BACK_NAMES, collect_images, enroll, save
-    from vision.locate import card_image
     from vision.keypoints import REF_SIZE
+    from vision.locate import card_image
 
     if args.out.suffix.lower() != ".onnx":
         raise UsageError(f"{args.out.name}: the classifier is written as .onnx")
