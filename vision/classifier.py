@@ -319,9 +319,11 @@ class LearntBack:
 
 
 def _learn_back(classifier: CardClassifier, crop: np.ndarray) -> LearntBack:
-    """Bars as enrolment sets them for a ``back.jpg`` (:func:`vision.enroll.back_bar`,
-    :func:`vision.enroll.back_check`), from simulated captures of ``crop``."""
-    from vision.enroll import BAR_CAPTURES, back_check, null_crops
+    """A back's vector, template and bars from simulated captures of ``crop``: nine in ten
+    captures clear the score bar (as enrolment sets it for a ``back.jpg``), and the pixel
+    likeness bar lies above every simulated bare table, other game's card and object, so
+    a back learnt in the middle of a game never turns those into face-down cards."""
+    from vision.enroll import BAR_CAPTURES, null_crops
     from vision.synth.crops import capture
 
     rng = random.Random(11)
@@ -329,15 +331,11 @@ def _learn_back(classifier: CardClassifier, crop: np.ndarray) -> LearntBack:
     emb = classifier.run(shots, ("embedding",))["embedding"]
     query = classifier.query_vectors(shots, emb)
     vector = query[0] / (np.linalg.norm(query[0]) + 1e-8)
-    scores = query[1:] @ vector
-    others = null_crops(seed=5)
-    other_q = classifier.query_vectors(others, classifier.run(others, ("embedding",))["embedding"])
-    # Nine in ten captures of the back clear its bar, and nothing else that was simulated.
-    bar = max(float(np.percentile(scores, 10)), float((other_q @ vector).max()) + 0.02)
-    check = back_check([crop])
+    template = back_features([crop])[0]
+    others = back_features(null_crops(seed=12, per_kind=60)) @ template
     return LearntBack(
         vector.astype(np.float32),
-        decode_template(check["back_template"]),  # type: ignore[arg-type]
-        round(bar, 3),
-        float(check["min_back_likeness"]),
+        template,
+        round(float(np.percentile(query[1:] @ vector, 10)), 3),
+        round(float(others.max()) + 0.02, 3),
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import cv2
@@ -309,7 +309,7 @@ def enroll(
         keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
     sharp = {k: images[k][0] for k in labels if min(images[k][0].shape[:2]) >= min(REF_SIZE)}
     if len(sharp) == len(labels):
-        keep.update(second_look_metadata(base, sharp, protos, a))
+        keep.update(second_look_metadata(base, sharp, head_scores(base, protos, a)))
     model = onnx.load(str(base.path))
     return attach_head(model, labels, protos, back, {**keep, "head": note}, nulls, a)
 
@@ -324,19 +324,19 @@ def _canonical(base: CardClassifier, image: np.ndarray) -> np.ndarray:
 def second_look_metadata(
     base: CardClassifier,
     images: Mapping[str, np.ndarray],
-    protos: Sequence[np.ndarray],
-    pixel_weight: float,
+    rank: Callable[[list[np.ndarray]], np.ndarray],
     seed: int = 5,
 ) -> dict[str, str]:
     """The second look's references and bars (:mod:`vision.verify`), as model metadata.
 
-    Every enrolled card is captured (simulated, on a short cascade of other enrolled
-    cards) :data:`VERIFY_CAPTURES` times, and other games' cards and objects half as
-    often. Each look is shown those captures with the card itself *left out* (a card of
-    the same design the user never enrolled) and the negatives: the template bars are
-    the loosest score and lead that name none of them and the keypoints' bar is the
-    most inliers any of them gathered, each with a safety margin; the captures with the
-    card left in give the share each look names."""
+    ``rank`` gives the new head's score for each label (in ``images``' order) of a batch
+    of canonical crops, to shortlist as the scanner will. Every card is captured
+    (simulated, on a short cascade of other cards) :data:`VERIFY_CAPTURES` times, and
+    other games' cards and objects half as often. Each look is shown those captures with
+    the card itself *left out* (a card of the same design the user never enrolled) and
+    the negatives: the template bars are the loosest score and lead that name none of
+    them and the keypoints' bar is the most inliers any of them gathered, each with a
+    safety margin."""
     labels = list(images)
     stack, refs = verify.references(images)
     judge = verify.assemble(labels, stack, refs, verify.Bars(min_inliers=0))
@@ -352,9 +352,7 @@ def second_look_metadata(
         # Bare table where a top card was outlined: older cards there would be the top.
         under = _under(images, labels, rng) if kind != "table" else []
         shots.append((NEGATIVE, capture_patch(face, rng, kind, under)))
-    crops = [warp_card(patch, quad, base.input_size) for _i, (patch, quad) in shots]
-    query = describe(base, crops, pixel_weight)
-    likes = np.stack([(query @ p.T).max(axis=1) for p in protos], axis=1)
+    likes = rank([warp_card(patch, quad, base.input_size) for _i, (patch, quad) in shots])
     truth = np.array([i for i, _shot in shots])
     # The look tries twice (the second time refined): a wrong card must clear neither.
     scores = np.stack(
@@ -365,6 +363,18 @@ def second_look_metadata(
     )
     bars = verify.Bars(*_template_bars(scores, truth), _inlier_bar(judge, shots, likes))
     return {verify.METADATA_KEY: verify.encode(labels, stack, refs, bars)}
+
+
+def head_scores(
+    base: CardClassifier, protos: Sequence[np.ndarray], pixel_weight: float
+) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """Per-label scores of a head not yet built: ``protos`` against :func:`describe`."""
+
+    def rank(crops: list[np.ndarray]) -> np.ndarray:
+        query = describe(base, crops, pixel_weight)
+        return np.stack([(query @ p.T).max(axis=1) for p in protos], axis=1)
+
+    return rank
 
 
 def _under(images: Mapping[str, np.ndarray], labels: Sequence[str], rng: random.Random) -> list:  # type: ignore[type-arg]

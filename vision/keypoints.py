@@ -25,7 +25,7 @@ PX_PER_MM = 3.0  # about the frame's own resolution on the table; the references
 REF_SIZE = (round(CARD_MM[0] * PX_PER_MM), round(CARD_MM[1] * PX_PER_MM))
 PAD_PX = 16  # plain border so keypoints can lie up to the card's edge
 REF_FEATURES = 400
-QUERY_FEATURES = 700
+QUERY_FEATURES = 400
 RATIO = 0.8  # Lowe's ratio test between a query keypoint's two nearest reference ones
 RANSAC_PX = 4.0  # reprojection tolerance, query pixels (about 1.3 mm)
 SHARED_MM = 2.5  # a reference keypoint this near one of another card's ...
@@ -36,11 +36,6 @@ MARGIN_MM = (10.0, 18.0)
 MIN_INLIERS = 14
 HIDDEN_MM = 32.0  # the part of a card lower in a stack that is never seen
 MIN_LEAD = 2.0  # the winner's inliers over the runner-up's (at least)
-# A loose photo: scaled so a card filling most of its width is near the references' scale
-# (the three pyramid levels cover the rest), and a few cards with most matches fitted.
-PHOTO_CARD_SHARE = 0.85
-PHOTO_FEATURES = 1000
-PHOTO_TRIES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,25 +177,6 @@ class Keypoints:
         quad = cv2.perspectiveTransform(verdict.quad_px.reshape(-1, 1, 2), back).reshape(-1, 2)
         return Match(verdict.card, verdict.inliers, verdict.runner_up, quad)
 
-    def find(self, photo: np.ndarray) -> Match:
-        """Which enrolled card a photo shows and where (no outline needed): every card's
-        keypoints are matched, the few with most matches get a homography (RANSAC), and
-        the best must clear the bar and lead as on the table. Its corners come back even
-        when it does not (``card`` None), for another look there."""
-        import os
-        scale = float(os.environ.get("PS", "1")) * PHOTO_CARD_SHARE * REF_SIZE[0] / min(photo.shape[:2])
-        small = cv2.resize(gray(photo), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        pts, des = keypoints(small, PHOTO_FEATURES)
-        pairs = self._matches(pts, des, list(self.references))
-        tries = sorted(pairs, key=lambda k: -len(pairs[k][0]))[:PHOTO_TRIES]
-        fits = {k: _fit_anywhere(*pairs[k], small.shape[:2]) for k in tries}
-        found = self._decide(fits)
-        best = max(fits.values(), key=lambda f: f.inliers, default=None)
-        quad = found.quad_px if found.card else (best.quad if best else None)
-        if quad is None:
-            return Match(None, found.inliers, found.runner_up)
-        return Match(found.card, found.inliers, found.runner_up, quad / scale)
-
     def _matches(
         self, pts: np.ndarray, des: np.ndarray | None, candidates: Sequence[str]
     ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -251,37 +227,3 @@ def _fit_near(src_mm: np.ndarray, dst_px: np.ndarray, expected: np.ndarray) -> _
     far = np.linalg.norm(quad - expected, axis=1).max() / PX_PER_MM
     ok = 0.85 <= scale <= 1.18 and far <= MARGIN_MM[1] and _spread(src[inl] / PX_PER_MM)
     return _Fit(int(inl.sum()), quad if ok else None)
-
-
-def _fit_anywhere(src_mm: np.ndarray, dst_px: np.ndarray, shape: tuple[int, int]) -> _Fit:
-    """The card placed anywhere in a photo by a homography (RANSAC), when that placement
-    is card-shaped: convex, upright or sideways card proportions, opposite sides alike,
-    and big enough to be what the photo is of."""
-    if len(src_mm) < 8:
-        return _Fit(0, None)
-    hom, mask = cv2.findHomography(src_mm * PX_PER_MM, dst_px, cv2.RANSAC, RANSAC_PX, maxIters=1000)
-    if hom is None:
-        return _Fit(0, None)
-    inl = mask.ravel().astype(bool)
-    quad = cv2.perspectiveTransform((corners(*CARD_MM) * PX_PER_MM).reshape(-1, 1, 2), hom).reshape(
-        -1, 2
-    )
-    ok = _card_shaped(quad, shape) and _spread(src_mm[inl])
-    return _Fit(int(inl.sum()), quad if ok else None)
-
-
-def _card_shaped(quad: np.ndarray, shape: tuple[int, int]) -> bool:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)  # top, right, bottom, left
-    if not _convex(quad) or sides.min() < 1:
-        return False
-    alike = max(sides[0] / sides[2], sides[2] / sides[0], sides[1] / sides[3], sides[3] / sides[1])
-    ratio = (sides[0] + sides[2]) / (sides[1] + sides[3])
-    area = cv2.contourArea(quad.astype(np.float32))
-    return bool(alike <= 1.4 and 0.55 <= ratio <= 0.9 and area >= 0.15 * shape[0] * shape[1])
-
-
-def _convex(quad: np.ndarray) -> bool:
-    edges = np.roll(quad, -1, axis=0) - quad
-    after = np.roll(edges, -1, axis=0)
-    turns = edges[:, 0] * after[:, 1] - edges[:, 1] * after[:, 0]
-    return bool((turns > 0).all() or (turns < 0).all())

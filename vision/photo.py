@@ -23,7 +23,6 @@ WORK_SIDE = 320  # the photo's shorter side while looking for edges (pixels)
 ASPECT = 88.0 / 63.0
 OUTLINES = 3  # edge-based outlines tried, best supported first
 MIN_WIDTH = 0.5  # a card in a photo of it: at least this share of the shorter side wide
-FIND_PLACES = 3  # places where the mean card shows best, looked at after the outlines
 NEAR_DEG = 12.0  # a segment this close to the card's axes counts as one of its edges
 
 
@@ -34,7 +33,7 @@ def identify_photo(classifier: CardClassifier, photo: np.ndarray) -> Identificat
     same one (a neighbour peeking in is never named over the card). The whole photo is
     only looked at again, never named from: a card filling part of it is no canonical
     crop. When none is named, the second look searches around each outline in turn, then
-    where the mean card's layout shows best (:meth:`vision.templates.Templates.find`)."""
+    where the mean card's layout shows best (:meth:`vision.templates.Templates.places`)."""
     quads = outlines(photo)
     h, w = photo.shape[:2]
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
@@ -59,8 +58,7 @@ def _second_look(
     if looker is None:
         return None
     shortlist = tuple(dict.fromkeys(c for i in idents for c in i.candidates))
-    places = [quad for _scores, quad in looker.templates.find(photo)[:FIND_PLACES]]
-    for quad in [*quads, *places]:
+    for quad in [*quads, *looker.templates.places(photo)]:
         second = classifier.second_look(
             photo, quad, Identification(None, 0.0, 0.0, candidates=shortlist)
         )

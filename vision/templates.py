@@ -26,7 +26,7 @@ MARGIN_MM = (6.0, 16.0)  # where the card is looked for around the outline: side
 SCALES = (0.95, 1.0, 1.05)  # the locator's outline is up to 5 % too large or small
 PHOTO_WIDTHS = (0.5, 1.0)  # a loose photo's card is this share of its shorter side wide
 PHOTO_STEPS = 9  # widths tried in that range
-PHOTO_PLACES = 8  # places in a photo whose scores are worked out
+PHOTO_PLACES = 3  # places in a photo the second look searches
 GRID = (4, 6)  # tiles across and down (about 16 × 22 mm each)
 KEEP = 0.75  # share of a card's telling tiles whose correlations are averaged, best first
 TELLING = 0.25  # a tile tells cards apart with at least this share of the median energy
@@ -116,19 +116,18 @@ class Templates:
         seen = _standard(cv2.resize(gray(big), half, interpolation=cv2.INTER_AREA))
         return self._scores_at(seen, self._placement(seen, SCALES, refine))
 
-    def find(self, photo: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Where a loose photo's card may lie and what it may be: for the places the mean
-        card matches best, at widths from :data:`PHOTO_WIDTHS` of the photo's shorter
-        side, each label's score and the place's corners (TL, TR, BR, BL, photo px)."""
+    def places(self, photo: np.ndarray, count: int = PHOTO_PLACES) -> list[np.ndarray]:
+        """Where a loose photo's card may lie, best first: the ``count`` places the mean
+        card's layout matches best, at widths from :data:`PHOTO_WIDTHS` of the photo's
+        shorter side (corners TL, TR, BR, BL, photo pixels)."""
         scale = SIZE[0] / (0.75 * min(photo.shape[:2]))  # a typical card at template size
         small = cv2.resize(gray(photo), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        seen = _standard(small)
         widths = np.geomspace(*PHOTO_WIDTHS, PHOTO_STEPS) / 0.75
-        found = []
-        for warp in self._places(seen, widths)[:PHOTO_PLACES]:
-            quad = cv2.transform(corners(*SIZE).reshape(-1, 1, 2), warp).reshape(-1, 2)
-            found.append((self._scores_at(seen, warp), quad / scale))
-        return found
+        grid = corners(*SIZE).reshape(-1, 1, 2)
+        return [
+            cv2.transform(grid, warp).reshape(-1, 2) / scale
+            for warp in self._places(_standard(small), widths)[:count]
+        ]
 
     def _places(self, seen: np.ndarray, scales: np.ndarray) -> list[np.ndarray]:
         """Affine maps (templates' grid → ``seen``) where the mean card matches best: the

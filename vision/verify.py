@@ -24,6 +24,7 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision import keypoints as kp
@@ -31,6 +32,7 @@ from vision import templates as tp
 
 METADATA_KEY = "second_look"
 TEMPLATE_ALSO = 3  # the templates' likeliest cards the keypoints check as well
+TEMPLATE_QUALITY = 90  # JPEG quality of the stored templates
 
 
 class SecondLookError(ValueError):
@@ -91,8 +93,21 @@ class SecondLook:
 def references(images: Mapping[str, np.ndarray]) -> tuple[np.ndarray, dict[str, kp.Reference]]:
     """What the looks keep of each card image (cut to the card, at least
     :data:`vision.keypoints.REF_SIZE`): its template image and its own keypoints."""
-    stack = np.stack([tp.template_image(img) for img in images.values()])
+    stack = np.stack([_as_stored(tp.template_image(img)) for img in images.values()])
     return stack, kp.build_references(images)
+
+
+def _jpeg(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, TEMPLATE_QUALITY])
+    if not ok:
+        raise SecondLookError("a template image could not be encoded")
+    return buf.tobytes()
+
+
+def _as_stored(img: np.ndarray) -> np.ndarray:
+    """A template as the model stores it (JPEG, half the bytes of lossless): the bars are
+    fitted on what the looks will read back."""
+    return cv2.imdecode(np.frombuffer(_jpeg(img), np.uint8), cv2.IMREAD_GRAYSCALE)
 
 
 def assemble(
@@ -107,17 +122,30 @@ def encode(
     labels: Sequence[str], stack: np.ndarray, refs: Mapping[str, kp.Reference], bars: Bars
 ) -> str:
     """The parts and bars as one metadata text (base64 of a compressed npz)."""
+    jpegs = [_jpeg(img) for img in stack]
     buf = io.BytesIO()
     np.savez_compressed(
         buf,
         labels=np.array(list(labels)),
-        templates=stack.astype(np.uint8),
+        templates=np.frombuffer(b"".join(jpegs), np.uint8),
+        template_sizes=np.array([len(j) for j in jpegs], np.int64),
         counts=np.array([len(refs[k].points_mm) for k in labels], np.int32),
         points=np.concatenate([refs[k].points_mm for k in labels]).astype(np.float16),
         descriptors=np.concatenate([refs[k].descriptors for k in labels]),
         bars=np.array([bars.template_score, bars.template_margin, bars.min_inliers], np.float64),
     )
     return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _templates(data: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    ends = np.cumsum(sizes)
+    imgs = [
+        cv2.imdecode(data[e - n : e], cv2.IMREAD_GRAYSCALE)
+        for n, e in zip(sizes, ends, strict=True)
+    ]
+    if any(img is None or img.shape != tp.SIZE[::-1] for img in imgs):
+        raise ValueError("a stored template is not a card template image")
+    return np.stack(imgs)
 
 
 def decode(text: str) -> SecondLook:
@@ -128,9 +156,10 @@ def decode(text: str) -> SecondLook:
     try:
         data = np.load(io.BytesIO(base64.b64decode(text, validate=True)))
         labels = [str(k) for k in data["labels"]]
-        stack, counts, bars = data["templates"], data["counts"], data["bars"]
+        stack = _templates(data["templates"], data["template_sizes"])
+        counts, bars = data["counts"], data["bars"]
         points, des = data["points"].astype(np.float32), data["descriptors"]
-    except (ValueError, KeyError, OSError) as exc:
+    except (ValueError, KeyError, OSError, cv2.error) as exc:
         raise SecondLookError(f"unreadable second-look data: {exc}") from exc
     if not (len(labels) == len(stack) == len(counts)) or int(counts.sum()) != len(points):
         raise SecondLookError("second-look data: its parts disagree in length")
