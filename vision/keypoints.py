@@ -25,7 +25,8 @@ PX_PER_MM = 3.0  # about the frame's own resolution on the table; the references
 REF_SIZE = (round(CARD_MM[0] * PX_PER_MM), round(CARD_MM[1] * PX_PER_MM))
 PAD_PX = 16  # plain border so keypoints can lie up to the card's edge
 REF_FEATURES = 400
-QUERY_FEATURES = 400
+QUERY_FEATURES = 300
+OWN_KEPT = 150  # a card's own keypoints kept, strongest first
 RATIO = 0.8  # Lowe's ratio test between a query keypoint's two nearest reference ones
 RANSAC_PX = 4.0  # reprojection tolerance, query pixels (about 1.3 mm)
 SHARED_MM = 2.5  # a reference keypoint this near one of another card's ...
@@ -70,13 +71,15 @@ def _orb(features: int) -> cv2.ORB:
 
 
 def keypoints(img: np.ndarray, features: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """ORB keypoint positions (N, 2, pixels of gray ``img``) and descriptors (N, 32)."""
+    """ORB keypoint positions (N, 2, pixels of gray ``img``) and descriptors (N, 32),
+    strongest first."""
     padded = cv2.copyMakeBorder(img, PAD_PX, PAD_PX, PAD_PX, PAD_PX, cv2.BORDER_REPLICATE)
     found, des = _orb(features).detectAndCompute(padded, None)
     if des is None or not found:
         return np.zeros((0, 2), np.float32), None
-    pts = np.array([k.pt for k in found], np.float32) - PAD_PX
-    return pts, des
+    order = np.argsort([-k.response for k in found], kind="stable")
+    pts = np.array([found[i].pt for i in order], np.float32) - PAD_PX
+    return pts, des[order]
 
 
 def reference(image: np.ndarray) -> Reference:
@@ -96,10 +99,11 @@ def build_references(images: Mapping[str, np.ndarray]) -> dict[str, Reference]:
     descriptors = np.concatenate([refs[k].descriptors for k in labels])
     owner = np.repeat(np.arange(len(labels)), [len(refs[k].points_mm) for k in labels])
     own = ~shared(points, descriptors, owner)
-    return {
-        k: Reference(refs[k].points_mm[own[owner == i]], refs[k].descriptors[own[owner == i]])
-        for i, k in enumerate(labels)
-    }
+    out = {}
+    for i, k in enumerate(labels):
+        keep = np.flatnonzero(own[owner == i])[:OWN_KEPT]  # the strongest: matching cost
+        out[k] = Reference(refs[k].points_mm[keep], refs[k].descriptors[keep])
+    return out
 
 
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)

@@ -22,6 +22,7 @@ from vision.locate import find_card, warp_card
 WORK_SIDE = 320  # the photo's shorter side while looking for edges (pixels)
 ASPECT = 88.0 / 63.0
 OUTLINES = 3  # edge-based outlines tried, best supported first
+WHOLE_LEAD = 2.0
 MIN_WIDTH = 0.5  # a card in a photo of it: at least this share of the shorter side wide
 NEAR_DEG = 12.0  # a segment this close to the card's axes counts as one of its edges
 
@@ -31,17 +32,21 @@ def identify_photo(classifier: CardClassifier, photo: np.ndarray) -> Identificat
 
     Each outline's crop goes to the embedder; outlines that name cards must all name the
     same one (a neighbour peeking in is never named over the card). The whole photo is
-    only looked at again, never named from: a card filling part of it is no canonical
-    crop. When none is named, the second look searches around each outline in turn, then
-    where the mean card's layout shows best (:meth:`vision.templates.Templates.places`)."""
+    named from only with :data:`WHOLE_LEAD` times the usual lead: it is a canonical crop
+    only when the photo is the card itself. When none is named, the second look searches
+    around each outline in turn, then where the mean card's layout shows best
+    (:meth:`vision.templates.Templates.places`)."""
     quads = outlines(photo)
     h, w = photo.shape[:2]
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     crops = [warp_card(photo, q, classifier.input_size) for q in [*quads, whole]]
     idents = classifier.identify(crops)
-    named = {i.card for i in idents[:-1] if i.card}
+    sure = [i for i in idents[:-1] if i.card]
+    if idents[-1].card and idents[-1].margin >= WHOLE_LEAD * classifier.min_margin:
+        sure.append(idents[-1])
+    named = {i.card for i in sure}
     if len(named) == 1:
-        return max((i for i in idents[:-1] if i.card), key=lambda i: i.confidence)
+        return max(sure, key=lambda i: i.confidence)
     if named or any(i.face_down for i in idents):
         return next((i for i in idents if i.face_down), Identification(None, 0.0, 0.0))
     unknown = Identification(None, idents[-1].confidence, idents[-1].margin)

@@ -137,7 +137,9 @@ def _capture(
     size_mm = np.array((CARD_W_MM + 2 * side, CARD_H_MM + top + bottom))
     w, h = (size_mm * res).astype(int)
     patch = effects.table_texture(h, w, rng)
-    corners = _card_corners(rng, 0.0 if clean else 2.5) + np.float32([side, top]) - MARGIN_MM
+    corners = _card_corners(rng, 0.0 if clean else 2.5)
+    if (side, top) != (MARGIN_MM, MARGIN_MM):  # untouched otherwise: training crops repeat
+        corners = corners + np.float32([side - MARGIN_MM, top - MARGIN_MM])
     for k, older in enumerate(under):
         step = np.float32([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)])
         _paste(patch, older, (corners + step) * res)
