@@ -101,9 +101,24 @@ def build_references(images: Mapping[str, np.ndarray]) -> dict[str, Reference]:
     own = ~shared(points, descriptors, owner)
     out = {}
     for i, k in enumerate(labels):
-        keep = np.flatnonzero(own[owner == i])[:OWN_KEPT]  # the strongest: matching cost
+        mine = np.flatnonzero(own[owner == i])
+        keep = mine[_spread_out(refs[k].points_mm[mine], OWN_KEPT)]
         out[k] = Reference(refs[k].points_mm[keep], refs[k].descriptors[keep])
     return out
+
+
+def _spread_out(points_mm: np.ndarray, count: int) -> np.ndarray:
+    """Indices of at most ``count`` of ``points_mm`` (strongest first), taken in turns from
+    a 3 × 4 grid over the card: the strongest alone would crowd into the name and value,
+    and the second look needs matches below the top strip too."""
+    cell = (
+        np.clip(points_mm[:, 0] // (CARD_MM[0] / 3), 0, 2) * 4
+        + np.clip(points_mm[:, 1] // (CARD_MM[1] / 4), 0, 3)
+    ).astype(int)
+    rank = np.zeros(len(points_mm), int)
+    for c in np.unique(cell):
+        rank[cell == c] = np.arange((cell == c).sum())  # order within a cell: strength
+    return np.sort(np.lexsort((np.arange(len(points_mm)), rank))[:count])
 
 
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint8)
@@ -169,7 +184,10 @@ class Keypoints:
         """Which of ``candidates`` is the card outlined by ``quad_px`` in ``frame`` (within
         a few millimetres or a cascade step of that outline), if any."""
         img, expected = warp_around(frame, quad_px, MARGIN_MM, PX_PER_MM)
-        pts, des = keypoints(gray(img), QUERY_FEATURES)
+        pts, des = keypoints(gray(img), 2 * QUERY_FEATURES)
+        if des is not None:  # the strongest spread over the card, as the references are
+            keep = _spread_out(pts / PX_PER_MM - np.float32(MARGIN_MM), QUERY_FEATURES)
+            pts, des = pts[keep], des[keep]
         fits = {
             label: _fit_near(src, dst, expected)
             for label, (src, dst) in self._matches(pts, des, candidates).items()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import io
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -159,7 +160,7 @@ def decode(text: str) -> SecondLook:
         stack = _templates(data["templates"], data["template_sizes"])
         counts, bars = data["counts"], data["bars"]
         points, des = data["points"].astype(np.float32), data["descriptors"]
-    except (ValueError, KeyError, OSError, cv2.error) as exc:
+    except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile, cv2.error) as exc:
         raise SecondLookError(f"unreadable second-look data: {exc}") from exc
     if not (len(labels) == len(stack) == len(counts)) or int(counts.sum()) != len(points):
         raise SecondLookError("second-look data: its parts disagree in length")
