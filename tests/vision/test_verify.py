@@ -1,4 +1,5 @@
-"""The second look: templates and keypoints name a card from more pixels, or nothing."""
+"""The second look: templates and keypoints name a card from more pixels, or nothing; loose
+photos: the card found in them first."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from vision.classifier import CardClassifier, Identification
 from vision.enroll import enroll, save
 from vision.keypoints import REF_SIZE
 from vision.locate import card_image
+from vision.photo import identify_photo, outlines
 from vision.synth import cards
-from vision.synth.crops import capture_patch
+from vision.synth.crops import capture_patch, loose_photo
 
 CARDS = ("aja", "sevro", "eo", "judge", "holiday", "virga")
 STYLE = "poster"  # held out of training: a 64 x 88 crop tells its cards apart poorly
@@ -37,7 +39,7 @@ def look(images) -> verify.SecondLook:
 def small(classifier, images, tmp_path_factory) -> CardClassifier:
     """A classifier enrolled from six cards at the second look's size (bars fitted)."""
     path = tmp_path_factory.mktemp("second") / "six.onnx"
-    save(enroll(classifier, {k: [v] for k, v in images.items()}, calibrate=False), path)
+    save(enroll(classifier, {k: [v] for k, v in images.items()}), path)
     return CardClassifier(path)
 
 
@@ -131,3 +133,29 @@ def test_second_look_names_an_unsure_card_from_the_frame(small: CardClassifier) 
 def test_template_grid_is_the_stored_size() -> None:
     img = tp.template_image(cards.card_face("aja", STYLE))
     assert img.shape == (tp.SIZE[1], tp.SIZE[0]) and img.dtype == np.uint8
+
+
+def test_loose_photos_are_found_and_named(small: CardClassifier) -> None:
+    rng = random.Random(31)
+    truth, got = [], []
+    for card in CARDS * 2:
+        under = [cards.card_face(rng.choice(CARDS), STYLE) for _ in range(rng.randint(0, 2))]
+        beside = [cards.card_face(rng.choice(CARDS), STYLE) for _ in range(rng.randint(0, 1))]
+        photo, _quad = loose_photo(cards.card_face(card, STYLE), rng, under, beside)
+        truth.append(card)
+        got.append(identify_photo(small, photo).card)
+    assert sum(g == t for g, t in zip(got, truth, strict=True)) >= 10
+    assert all(g in (None, t) for g, t in zip(got, truth, strict=True))
+
+
+def test_a_photo_of_a_card_not_enrolled_is_unknown(small: CardClassifier) -> None:
+    rng = random.Random(32)
+    for card in ("lorn", "cassius"):
+        photo, _quad = loose_photo(cards.card_face(card, STYLE), rng)
+        assert identify_photo(small, photo).card is None
+
+
+def test_photo_outlines_are_card_shaped() -> None:
+    photo, quad = loose_photo(cards.card_face("aja", "classic"), random.Random(33))
+    found = outlines(photo)
+    assert found and min(np.abs(q - quad).max() for q in found) < 0.08 * max(photo.shape[:2])
