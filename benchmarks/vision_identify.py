@@ -77,9 +77,12 @@ def without_second_look(model: Path, out: Path) -> Path:
 
 def enrolled_poster(base: CardClassifier, out: Path) -> Path:
     """A classifier for the unseen style from ONE clean image per card, and the back."""
-    images = {cid: [card_image(synth_cards.card_face(cid, STYLE), REF_SIZE)] for cid in ALL_IDS}
-    images["back"] = [card_image(synth_cards.card_back(), REF_SIZE)]
-    save(enroll(base, images, note=f"{STYLE} style, one clean image per card"), out)
+    faces = {cid: synth_cards.card_face(cid, STYLE) for cid in ALL_IDS}
+    crops = {cid: [card_image(face, base.input_size)] for cid, face in faces.items()}
+    crops["back"] = [card_image(synth_cards.card_back(), base.input_size)]
+    refs = {cid: card_image(face, REF_SIZE) for cid, face in faces.items()}
+    note = f"{STYLE} style, one clean image per card"
+    save(enroll(base, crops, note=note, references=refs), out)
     return out
 
 

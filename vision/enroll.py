@@ -267,6 +267,7 @@ def enroll(
     calibrate: bool = True,
     views: int = VIEWS,
     pixel_weight: float = PIXEL_WEIGHT,
+    references: Mapping[str, np.ndarray] | None = None,
 ) -> onnx.ModelProto:
     """A classifier with ``base``'s embedder and one prototype per given image.
 
@@ -279,8 +280,12 @@ def enroll(
     likeness by ``pixel_weight`` (see :func:`describe`): a design the embedder never saw
     still differs pixel by pixel. With ``calibrate`` the open-set thresholds are fitted to
     the new prototypes (see :func:`fit_thresholds`); otherwise the base model's are kept.
-    Images at least :data:`~vision.verify.REF_SIZE` large also give the second look its
-    reference keypoints (see :func:`second_look_metadata`).
+    The second look's references (see :func:`second_look_metadata`) come from
+    ``references`` (one image per label, cut to the card, at least
+    :data:`~vision.keypoints.REF_SIZE`), else from the first images when they are that
+    large; without either the model has no second look. Cut the embedder's images at its
+    input size (as :func:`vision.locate.card_image` does) and the references apart:
+    scaling a large cut down is not quite the crop the embedder was trained on.
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
     if not labels:
@@ -307,8 +312,9 @@ def enroll(
         partial = not set(ALL_IDS) <= set(labels)
         chosen = fit_thresholds(base, [crops[k] for k in labels], protos, nulls, a, partial, seed=1)
         keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
-    sharp = {k: images[k][0] for k in labels if min(images[k][0].shape[:2]) >= min(REF_SIZE)}
-    if len(sharp) == len(labels):
+    sharp = dict(references) if references else {k: images[k][0] for k in labels}
+    if all(k in sharp and min(sharp[k].shape[:2]) >= min(REF_SIZE) for k in labels):
+        sharp = {k: sharp[k] for k in labels}
         keep.update(second_look_metadata(base, sharp, head_scores(base, protos, a)))
     model = onnx.load(str(base.path))
     return attach_head(model, labels, protos, back, {**keep, "head": note}, nulls, a)

@@ -71,11 +71,11 @@ def run_enroll(args: argparse.Namespace) -> int:
     if unknown and not args.any_ids:
         raise UsageError(f"not card ids: {', '.join(unknown[:5])} (or pass --any-ids)")
     base = CardClassifier(args.model)
-    # Cut at the second look's size: enrolment scales them down for the embedder itself.
-    crops = {
-        label: [card_image(_read(p), REF_SIZE) for p in paths] for label, paths in found.items()
-    }
-    save(enroll(base, crops, note=f"enrolled from {args.images.name}"), args.out)
+    photos = {label: [_read(p) for p in paths] for label, paths in found.items()}
+    crops = {k: [card_image(img, base.input_size) for img in v] for k, v in photos.items()}
+    # The second look keeps each card's first photo, cut at its own (larger) size.
+    refs = {k: card_image(v[0], REF_SIZE) for k, v in photos.items() if k not in BACK_NAMES}
+    save(enroll(base, crops, note=f"enrolled from {args.images.name}", references=refs), args.out)
     count = sum(len(v) for v in crops.values())
     print(f"wrote {args.out}: {len(crops)} labels from {count} images")
     return 0
