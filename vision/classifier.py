@@ -6,10 +6,10 @@ prototype, ``special`` the similarity to the card back. Labels live in the model
 metadata and in a ``.labels.txt`` file beside it; both are checked against the output
 width at load time. Open set: below ``min_score`` or ``min_margin`` the answer is None.
 
-Before None is final, a model that carries reference keypoints (``companion cards
-enroll`` stores them) can take a second look at the card in the camera frame: the
-shortlisted cards are verified by local features (:mod:`vision.verify`), see
-:meth:`CardClassifier.second_look`. Card backs can be learnt at run time from one crop
+Before None is final, a model that carries second-look data (``companion cards enroll``
+stores it) looks at the card again in the camera frame, at more pixels: whole-card
+templates, then local features for the shortlisted cards (:mod:`vision.verify`, see
+:meth:`CardClassifier.second_look`). Card backs can be learnt at run time from one crop
 (:meth:`CardClassifier.learn_back`).
 """
 
@@ -274,11 +274,13 @@ class CardClassifier:
         For the tracker: when the table says a face-down card lies at a location, pass
         the crop the scanner cut there (any size of BGR card image: a photo works too).
         The back's embedding and pixel layout join a small table beside the model's own
-        back, with bars fitted on simulated captures of the image (light, glare, blur, a
-        slightly wrong outline) against bare table, other games' cards and objects; a
-        crop then reads face down when it is nearer that back than any card and clears
-        both bars. Takes about a second; readers in other threads see the old table or
-        the new one, never half of it. Learning the same back twice only adds a view.
+        back. A crop then reads face down when it is nearer that back than any card and
+        than bare table, clears a score bar that nine in ten simulated captures of the
+        image clear (light, glare, blur, a slightly wrong outline), and its pixels are
+        likelier the back's than any simulated bare table, other game's card or object
+        (so learning never turns those face down). Each call adds one view: call it for
+        every face-down card the table confirms. About a second; readers in other
+        threads see the old table or the new one, never half of it.
         """
         back = _learn_back(self, cv2.resize(image, self.input_size, interpolation=cv2.INTER_AREA))
         self._backs = (*self._backs, back)

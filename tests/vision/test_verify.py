@@ -159,3 +159,12 @@ def test_photo_outlines_are_card_shaped() -> None:
     photo, quad = loose_photo(cards.card_face("aja", "classic"), random.Random(33))
     found = outlines(photo)
     assert found and min(np.abs(q - quad).max() for q in found) < 0.08 * max(photo.shape[:2])
+
+
+def test_identify_at_looks_again_where_the_embedder_is_unsure(small: CardClassifier) -> None:
+    found = []
+    for seed, card in enumerate(CARDS):
+        patch, quad = patch_of(card, 50 + seed)
+        found.append(small.identify_at(patch, [quad])[0].card)
+    assert sum(f == c for f, c in zip(found, CARDS, strict=True)) >= 5
+    assert all(f in (None, c) for f, c in zip(found, CARDS, strict=True))
