@@ -5,20 +5,31 @@ The model file holds the embedder and a prototype head (see :mod:`vision.enroll`
 prototype, ``special`` the similarity to the card back. Labels live in the model's
 metadata and in a ``.labels.txt`` file beside it; both are checked against the output
 width at load time. Open set: below ``min_score`` or ``min_margin`` the answer is None.
+
+Before None is final, a model that carries second-look data (``companion cards enroll``
+stores it) looks at the card again in the camera frame, at more pixels: whole-card
+templates, then local features for the shortlisted cards (:mod:`vision.verify`, see
+:meth:`CardClassifier.second_look`). Card backs can be learnt at run time from one crop
+(:meth:`CardClassifier.learn_back`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision import verify
+
 MODEL_NAME = "card_embedder_2026nov"
 FACE_DOWN = "face_down"
 BACK_GRID = (16, 22)  # (W, H) of the pixel comparison with the card back
 PIXEL_DIM = BACK_GRID[0] * BACK_GRID[1] * 3
+SHORTLIST = 6  # the likeliest cards an unsure answer hands to the second look
 
 
 class ModelError(ValueError):
@@ -37,12 +48,17 @@ def labels_path(model_path: Path) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Identification:
-    """One card image's answer: a label (None: unknown), its score and margin."""
+    """One card image's answer: a label (None: unknown), its score and margin.
+
+    When unsure (no card named, not a back), ``candidates`` lists the likeliest cards, best
+    first, for a second look; ``second_look`` is True for a card that look named."""
 
     card: str | None
     confidence: float
     margin: float
     face_down: bool = False
+    candidates: tuple[str, ...] = ()
+    second_look: bool = False
 
 
 def preprocess(crops: list[np.ndarray]) -> np.ndarray:
@@ -88,13 +104,15 @@ def postprocess(
     min_back: float = 0.8,
     likeness: np.ndarray | None = None,
     min_likeness: float = -1.0,
+    shortlist: int = 0,
 ) -> list[Identification]:
     """Pick the best label per row; None below the score or margin thresholds.
 
     ``special`` holds the card-back score and, when the model has one, the null score
     (likeness to bare table, other games' cards, objects): the margin is taken over the
     runner-up card or the null, whichever is closer. ``likeness`` is each crop's pixel
-    likeness to the card back (:func:`back_features`).
+    likeness to the card back (:func:`back_features`). An unsure row lists its
+    ``shortlist`` best-scoring labels as candidates.
     """
     # Whole-batch arithmetic first: per-row numpy calls cost more than the model's head.
     n = len(scores)
@@ -115,6 +133,9 @@ def postprocess(
     beats_null = back > special[:, 1] if special.shape[1] > 1 else np.ones(n, bool)
     is_back = (back > best) & (back >= min_back) & looks & beats_null
     named = (best >= min_score) & (margin >= min_margin)
+    unsure = np.flatnonzero(~named & ~is_back)
+    k = min(shortlist, scores.shape[1])
+    top = np.argsort(-scores[unsure], axis=1)[:, :k] if unsure.size and k else None
     out = []
     for i in range(n):
         if is_back[i]:
@@ -123,6 +144,9 @@ def postprocess(
             out.append(Identification(labels[best_i[i]], float(best[i]), float(margin[i])))
         else:
             out.append(Identification(None, float(best[i]), float(margin[i])))
+    if top is not None:
+        for row, i in zip(top, unsure, strict=True):
+            out[i] = replace(out[i], candidates=tuple(labels[j] for j in row))
     return out
 
 
@@ -165,7 +189,19 @@ class CardClassifier:
         self.min_back = float(meta.get("min_back", "0.8"))
         self.back_template = decode_template(meta.get("back_template", ""))
         self.min_likeness = float(meta.get("min_back_likeness", "-1"))
+        self.pixel_weight = float(meta.get("pixel_weight", "0"))
         self.metadata = dict(meta)
+        self.second_looker = self._read_second_look(meta)
+        self._backs: tuple[LearntBack, ...] = ()
+
+    def _read_second_look(self, meta: dict[str, str]) -> verify.SecondLook | None:
+        text = meta.get(verify.METADATA_KEY, "")
+        if not text:
+            return None
+        try:
+            return verify.decode(text)
+        except verify.SecondLookError as exc:
+            raise ModelError(f"{self.path.name}: {exc}") from exc
 
     def run(
         self, crops: list[np.ndarray], outputs: tuple[str, ...] | None = None
@@ -183,7 +219,7 @@ class CardClassifier:
         """One :class:`Identification` per canonical crop (empty list for no crops)."""
         if not crops:
             return []
-        out = self.run(crops, ("scores", "special"))
+        out = self.run(crops, ("scores", "special", "embedding"))
         likeness = None
         if self.back_template is not None:
             # Only crops that could read face down need the (small) pixel comparison.
@@ -193,7 +229,7 @@ class CardClassifier:
             if maybe.size:
                 feats = back_features([crops[i] for i in maybe])
                 likeness[maybe] = feats @ self.back_template
-        return postprocess(
+        found = postprocess(
             out["scores"],
             out["special"],
             self.labels,
@@ -202,4 +238,106 @@ class CardClassifier:
             self.min_back,
             likeness,
             self.min_likeness,
+            SHORTLIST if self.second_looker else 0,
         )
+        return self._learnt_backs(crops, out, found) if self._backs else found
+
+    def second_look(
+        self, frame: np.ndarray, quad_px: np.ndarray, ident: Identification
+    ) -> Identification:
+        """``ident``, or when it is unsure, the card a second look at more of ``frame``'s
+        pixels names where ``quad_px`` (TL, TR, BR, BL) outlines it (:mod:`vision.verify`).
+
+        Such a card's confidence and margin are the look's own: a template score and its
+        lead, or inliers / (inliers + the bar) and that less the runner-up's share."""
+        if self.second_looker is None or not ident.candidates:
+            return ident
+        verdict = self.second_looker.look(frame, quad_px, ident.candidates)
+        if verdict.card is None:
+            return ident
+        return Identification(verdict.card, verdict.confidence, verdict.margin, second_look=True)
+
+    def identify_at(
+        self, frame: np.ndarray, quads_px: Sequence[np.ndarray]
+    ) -> list[Identification]:
+        """The cards outlined by ``quads_px`` (TL, TR, BR, BL, pixels) in ``frame``: the
+        embedder on their canonical crops, then a second look at those it is unsure of."""
+        from vision.locate import warp_card
+
+        crops = [warp_card(frame, q, self.input_size) for q in quads_px]
+        found = self.identify(crops)
+        return [self.second_look(frame, q, i) for q, i in zip(quads_px, found, strict=True)]
+
+    def learn_back(self, image: np.ndarray) -> None:
+        """Learn a card back from one image of it, from now on read as face down.
+
+        For the tracker: when the table says a face-down card lies at a location, pass
+        the crop the scanner cut there (any size of BGR card image: a photo works too).
+        The back's embedding and pixel layout join a small table beside the model's own
+        back. A crop then reads face down when it is nearer that back than any card and
+        than bare table, clears a score bar that nine in ten simulated captures of the
+        image clear (light, glare, blur, a slightly wrong outline), and its pixels are
+        likelier the back's than any simulated bare table, other game's card or object
+        (so learning never turns those face down). Each call adds one view: call it for
+        every face-down card the table confirms. About a second; readers in other
+        threads see the old table or the new one, never half of it.
+        """
+        back = _learn_back(self, cv2.resize(image, self.input_size, interpolation=cv2.INTER_AREA))
+        self._backs = (*self._backs, back)
+
+    def query_vectors(self, crops: list[np.ndarray], embedding: np.ndarray) -> np.ndarray:
+        """The vectors the head compares with its prototypes (see :mod:`vision.enroll`)."""
+        a = self.pixel_weight
+        if a <= 0:
+            return embedding
+        return np.hstack([np.sqrt(1 - a) * embedding, np.sqrt(a) * back_features(crops)])
+
+    def _learnt_backs(
+        self, crops: list[np.ndarray], out: dict[str, np.ndarray], found: list[Identification]
+    ) -> list[Identification]:
+        query = self.query_vectors(crops, out["embedding"])
+        best_card = out["scores"].max(axis=1)
+        null = out["special"][:, 1] if out["special"].shape[1] > 1 else np.full(len(crops), -1.0)
+        result = list(found)
+        for b in self._backs:
+            score = query @ b.vector
+            maybe = np.flatnonzero((score >= b.min_score) & (score > best_card) & (score > null))
+            if not maybe.size:
+                continue
+            looks = back_features([crops[i] for i in maybe]) @ b.template >= b.min_likeness
+            for i in maybe[looks]:
+                result[i] = Identification(None, float(score[i]), 0.0, face_down=True)
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class LearntBack:
+    """A card back learnt at run time: its head vector, pixel template and their bars."""
+
+    vector: np.ndarray
+    template: np.ndarray
+    min_score: float
+    min_likeness: float
+
+
+def _learn_back(classifier: CardClassifier, crop: np.ndarray) -> LearntBack:
+    """A back's vector, template and bars from simulated captures of ``crop``: nine in ten
+    captures clear the score bar (as enrolment sets it for a ``back.jpg``), and the pixel
+    likeness bar lies above every simulated bare table, other game's card and object, so
+    a back learnt in the middle of a game never turns those into face-down cards."""
+    from vision.enroll import BAR_CAPTURES, null_crops
+    from vision.synth.crops import capture
+
+    rng = random.Random(11)
+    shots = [crop] + [capture(crop, rng) for _ in range(BAR_CAPTURES)]
+    emb = classifier.run(shots, ("embedding",))["embedding"]
+    query = classifier.query_vectors(shots, emb)
+    vector = query[0] / (np.linalg.norm(query[0]) + 1e-8)
+    template = back_features([crop])[0]
+    others = back_features(null_crops(seed=12, per_kind=60)) @ template
+    return LearntBack(
+        vector.astype(np.float32),
+        template,
+        round(float(np.percentile(query[1:] @ vector, 10)), 3),
+        round(float(others.max()) + 0.02, 3),
+    )

@@ -5,29 +5,41 @@ best cosine similarity over each label's prototypes (one per reference image, pa
 repetition), ``special`` the similarity to the card back. Enrolment reuses a model's
 embedder with new prototypes, so a user adapts to their camera, light and sleeves, or to
 card designs the embedder never saw, in the time it takes to embed their photos.
+
+Enrolment also stores what the second look needs (:mod:`vision.verify`): each card's own
+reference keypoints, in the model's metadata, and the number of agreeing keypoints that
+names a card, fitted on simulated captures of the enrolled images.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+import cv2
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from engine.cards import ALL_IDS
+from vision import verify
 from vision.classifier import (
     FACE_DOWN,
     PIXEL_DIM,
+    SHORTLIST,
     CardClassifier,
     ModelError,
     back_features,
     encode_template,
     labels_path,
 )
+from vision.keypoints import REF_SIZE
+from vision.locate import warp_card
+from vision.synth.crops import NEGATIVE_KINDS, capture_patch
+from vision.thresholds import NEGATIVE
 
 HEAD = "head/"
 VIEWS = 8  # simulated captures per enrolment image, each kept as a prototype
@@ -39,6 +51,11 @@ PIXEL_WEIGHT = 0.35  # share of pixel likeness in an enrolled head's similaritie
 # are a few percent of the crops: with 60 scenes the fitted margin (0.08) let a
 # hand-covered card of the unseen style read as a hub card (sevro, margin 0.089).
 ENROL_SCENES = 120
+BAR_CAPTURES = 60  # simulated captures of a card back that set its score bar
+VERIFY_CAPTURES = 3  # simulated captures per enrolled card that set the second look's bars
+VERIFY_SAFETY = 1.25  # the inlier bar over the most any wrong card got in those
+TEMPLATE_SAFETY = 0.03  # added to the template bars fitted on those
+MIN_VERIFY_BAR = 10
 KEPT_METADATA = (
     "min_score",
     "min_margin",
@@ -250,28 +267,35 @@ def enroll(
     calibrate: bool = True,
     views: int = VIEWS,
     pixel_weight: float = PIXEL_WEIGHT,
+    references: Mapping[str, np.ndarray] | None = None,
 ) -> onnx.ModelProto:
-    """A classifier with ``base``'s embedder and one prototype per given crop.
+    """A classifier with ``base``'s embedder and one prototype per given image.
 
-    Each crop also yields ``views`` simulated captures of itself (light, blur, glare, a
-    slightly wrong outline), each a prototype of its own: one clean photo then covers
-    the ways a camera will see the card. Crops filed under a back name (``back``,
-    ``face-down``) become the card-back prototype and pixel template; otherwise the base
-    model's card back is kept. Similarities blend the embedding with pixel likeness by
-    ``pixel_weight`` (see :func:`describe`): a design the embedder never saw still
-    differs pixel by pixel. With ``calibrate`` the open-set thresholds are fitted to
+    Each image (a card image of any size, cut to the card's outline: see
+    :func:`vision.locate.card_image`) also yields ``views`` simulated captures of itself
+    (light, blur, glare, a slightly wrong outline), each a prototype of its own: one clean
+    photo then covers the ways a camera will see the card. Images filed under a back name
+    (``back``, ``face-down``) become the card-back prototype and pixel template; otherwise
+    the base model's card back is kept. Similarities blend the embedding with pixel
+    likeness by ``pixel_weight`` (see :func:`describe`): a design the embedder never saw
+    still differs pixel by pixel. With ``calibrate`` the open-set thresholds are fitted to
     the new prototypes (see :func:`fit_thresholds`); otherwise the base model's are kept.
+    The second look's references (see :func:`second_look_metadata`) come from
+    ``references`` (one image per label, cut to the card, at least
+    :data:`~vision.keypoints.REF_SIZE`), else from the first images when they are that
+    large; without either the model has no second look. Cut the embedder's images at its
+    input size (as :func:`vision.locate.card_image` does) and the references apart:
+    scaling a large cut down is not quite the crop the embedder was trained on.
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
     if not labels:
         raise ValueError("no card images to enrol")
+    images = {k: list(crops_by_label[k]) for k in crops_by_label}
+    crops = {k: [_canonical(base, img) for img in v] for k, v in images.items()}
     a = pixel_weight
-    protos = [
-        describe(base, with_views(crops_by_label[k], views, seed=i), a)
-        for i, k in enumerate(labels)
-    ]
+    protos = [describe(base, with_views(crops[k], views, seed=i), a) for i, k in enumerate(labels)]
     nulls = describe(base, null_crops(seed=7), a)
-    back_crops = [c for name in BACK_NAMES for c in crops_by_label.get(name, ())]
+    back_crops = [c for name in BACK_NAMES for c in crops.get(name, ())]
     keep = {k: v for k, v in base.metadata.items() if k in KEPT_METADATA}
     if back_crops:
         back = describe(base, with_views(back_crops, views), a)
@@ -286,12 +310,109 @@ def enroll(
             keep["min_back"] = str(round(float(base.min_back) * (1 - a), 3))
     if calibrate:
         partial = not set(ALL_IDS) <= set(labels)
-        chosen = fit_thresholds(
-            base, [crops_by_label[k] for k in labels], protos, nulls, a, partial, seed=1
-        )
+        chosen = fit_thresholds(base, [crops[k] for k in labels], protos, nulls, a, partial, seed=1)
         keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
+    sharp = dict(references) if references else {k: images[k][0] for k in labels}
+    if all(k in sharp and min(sharp[k].shape[:2]) >= min(REF_SIZE) for k in labels):
+        sharp = {k: sharp[k] for k in labels}
+        keep.update(second_look_metadata(base, sharp, head_scores(base, protos, a)))
     model = onnx.load(str(base.path))
     return attach_head(model, labels, protos, back, {**keep, "head": note}, nulls, a)
+
+
+def _canonical(base: CardClassifier, image: np.ndarray) -> np.ndarray:
+    """A card image at the embedder's input size (area-averaged when it is larger)."""
+    if (image.shape[1], image.shape[0]) == base.input_size:
+        return image
+    return cv2.resize(image, base.input_size, interpolation=cv2.INTER_AREA)
+
+
+def second_look_metadata(
+    base: CardClassifier,
+    images: Mapping[str, np.ndarray],
+    rank: Callable[[list[np.ndarray]], np.ndarray],
+    seed: int = 5,
+) -> dict[str, str]:
+    """The second look's references and bars (:mod:`vision.verify`), as model metadata.
+
+    ``rank`` gives the new head's score for each label (in ``images``' order) of a batch
+    of canonical crops, to shortlist as the scanner will. Every card is captured
+    (simulated, on a short cascade of other cards) :data:`VERIFY_CAPTURES` times, and
+    other games' cards and objects half as often. Each look is shown those captures with
+    the card itself *left out* (a card of the same design the user never enrolled) and
+    the negatives: the template bars are the loosest score and lead that name none of
+    them and the keypoints' bar is the most inliers any of them gathered, each with a
+    safety margin."""
+    labels = list(images)
+    stack, refs = verify.references(images)
+    judge = verify.assemble(labels, stack, refs, verify.Bars(min_inliers=0))
+    rng = random.Random(seed)
+    shots = [
+        (i, capture_patch(images[k], rng, under=_under(images, labels, rng)))
+        for i, k in enumerate(labels)
+        for _ in range(VERIFY_CAPTURES)
+    ]
+    for n in range(len(shots) // 4):
+        kind = NEGATIVE_KINDS[1 + n % (len(NEGATIVE_KINDS) - 1)]  # not hands: not wrong
+        face = images[labels[n % len(labels)]]
+        # Bare table where a top card was outlined: older cards there would be the top.
+        under = _under(images, labels, rng) if kind != "table" else []
+        shots.append((NEGATIVE, capture_patch(face, rng, kind, under)))
+    likes = rank([warp_card(patch, quad, base.input_size) for _i, (patch, quad) in shots])
+    truth = np.array([i for i, _shot in shots])
+    # The look tries twice (the second time refined): a wrong card must clear neither.
+    scores = np.stack(
+        [
+            np.maximum(judge.templates.look(p, q), judge.templates.look(p, q, refine=True))
+            for _i, (p, q) in shots
+        ]
+    )
+    bars = verify.Bars(*_template_bars(scores, truth), _inlier_bar(judge, shots, likes))
+    return {verify.METADATA_KEY: verify.encode(labels, stack, refs, bars)}
+
+
+def head_scores(
+    base: CardClassifier, protos: Sequence[np.ndarray], pixel_weight: float
+) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """Per-label scores of a head not yet built: ``protos`` against :func:`describe`."""
+
+    def rank(crops: list[np.ndarray]) -> np.ndarray:
+        query = describe(base, crops, pixel_weight)
+        return np.stack([(query @ p.T).max(axis=1) for p in protos], axis=1)
+
+    return rank
+
+
+def _under(images: Mapping[str, np.ndarray], labels: Sequence[str], rng: random.Random) -> list:  # type: ignore[type-arg]
+    return [images[rng.choice(labels)] for _ in range(rng.choice((0, 1, 1, 2)))]
+
+
+def _template_bars(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
+    """The loosest template (score, lead) naming no left-out card and no negative, then
+    raised by :data:`TEMPLATE_SAFETY` (a sample's worst case is not the world's)."""
+    from vision.thresholds import choose_thresholds
+
+    own = np.flatnonzero(truth >= 0)
+    left_out = scores[own].copy()
+    left_out[np.arange(own.size), truth[own]] = -1.0
+    both = np.concatenate([scores, left_out])
+    both_truth = np.concatenate([truth, np.full(own.size, NEGATIVE)])
+    chosen = choose_thresholds(both, both_truth, max_false=0.0)
+    return chosen["min_score"] + TEMPLATE_SAFETY, chosen["min_margin"] + TEMPLATE_SAFETY
+
+
+def _inlier_bar(judge: verify.SecondLook, shots: list, likes: np.ndarray) -> int:  # type: ignore[type-arg]
+    """The most inliers a wrong card gathered, with the card left out of the shortlist
+    (the embedder's likeliest cards, as the scanner hands them over), times
+    :data:`VERIFY_SAFETY`."""
+    labels = judge.labels
+    worst = 0
+    for (i, (patch, quad)), row in zip(shots, likes, strict=True):
+        rivals = [labels[j] for j in np.argsort(-row) if j != i][:SHORTLIST]
+        found = judge.keypoints.look(patch, quad, rivals)
+        if found.card is not None:
+            worst = max(worst, found.inliers)
+    return max(MIN_VERIFY_BAR, math.ceil(VERIFY_SAFETY * worst) + 1)
 
 
 def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
@@ -311,7 +432,7 @@ def back_bar(
     from vision.synth.crops import capture
 
     rng = random.Random(11)
-    shots = [capture(back_crops[k % len(back_crops)], rng) for k in range(60)]
+    shots = [capture(back_crops[k % len(back_crops)], rng) for k in range(BAR_CAPTURES)]
     unit = back / (np.linalg.norm(back, axis=1, keepdims=True) + 1e-8)
     got = (describe(base, shots, a) @ unit.T).max(axis=1)
     return round(float(np.percentile(got, 10)), 3)

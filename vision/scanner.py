@@ -226,6 +226,7 @@ class TableScanner:
                 idents[i] = ident
                 columns[i] = replace(columns[i], depth=depth)
         self._look_farther(frame, ev, columns, idents)
+        self._second_look(frame, columns, idents)
         return idents
 
     def _look_farther(
@@ -253,6 +254,17 @@ class TableScanner:
         for i, quad in kept.items():
             depth = outline_depth(ev, self._view, columns[i].top_mm, quad)
             columns[i] = Column("stack", depth, quad, "", (), columns[i].top_mm)
+
+    def _second_look(
+        self, frame: np.ndarray, columns: list[Column], idents: list[Identification | None]
+    ) -> None:
+        """Where a stack's top card is still unnamed, the classifier looks again at more of
+        the frame's pixels around the outline (local features, its shortlist only)."""
+        assert self._view is not None
+        for i, (column, ident) in enumerate(zip(columns, idents, strict=True)):
+            if column.state == "stack" and ident is not None and ident.candidates:
+                quad_px = self._view.calibration.to_pixels(column.quad_mm)
+                idents[i] = self.classifier.second_look(frame, quad_px, ident)
 
     def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
         """The canonical image of a column's top card, cut straight from the frame."""

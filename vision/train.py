@@ -318,7 +318,30 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     model = attach_head(onnx.load(str(embedder_path)), ALL_IDS, protos, back, meta, nulls)
     save(model, out)
     CardClassifier(out)  # fails loudly if labels and outputs disagree
+    add_second_look(out, photo_dir)
     return chosen
+
+
+def add_second_look(path: Path, photo_dir: Path) -> None:
+    """Store the second look's references (the printed-card photos) and bars in the model
+    at ``path``; nothing else in it changes."""
+    import onnx
+    from onnx import helper
+
+    from vision.enroll import second_look_metadata
+
+    classifier = CardClassifier(path)
+    images = {cid: synth_cards.card_face(cid, "photo", photo_dir) for cid in ALL_IDS}
+
+    def rank(crops: list[np.ndarray]) -> np.ndarray:
+        return classifier.run(crops, ("scores",))["scores"]
+
+    extra = second_look_metadata(classifier, images, rank)
+    model = onnx.load(str(path))
+    meta = {p.key: p.value for p in model.metadata_props}
+    del model.metadata_props[:]
+    helper.set_model_props(model, {**meta, **extra})
+    save(model, path)
 
 
 def _cpu_minutes() -> float:
@@ -344,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
         "--int8",
         action="store_true",
         help="quantize the embedder's convolutions to int8 before building its head",
+    )
+    parser.add_argument(
+        "--second-look-only",
+        action="store_true",
+        help="keep the model in --out as it is; (re)store its second look's data and bars",
     )
     parser.add_argument(
         "--calibrate-only",
@@ -382,6 +410,10 @@ def _is_quantized(path: Path) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Train, export, attach the default head and write the model card."""
+    if args.second_look_only:  # no torch needed
+        add_second_look(args.out, args.photos)
+        print(f"stored the second look in {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
+        return 0
     import torch
 
     if args.calibrate_only:

@@ -6,7 +6,9 @@
 Enrolment (the contract): one or more photos per card, named ``<card-id>.<ext>`` or
 kept in ``<card-id>/`` folders; a ``back.<ext>`` photo teaches the card back (face-down
 cards). No retraining: the base model's embedder is reused with new prototypes, so it
-takes seconds. A photo may show the card on a table (its outline is found) or be a crop.
+takes a minute at most. A photo may show the card on a table (its outline is found) or
+be a crop. ``identify`` finds the card in each photo (older cards' strips above it and
+neighbours beside it are fine, see :mod:`vision.photo`).
 ``identify --json`` prints ``{"image", "card" (id or null), "confidence"}`` per line.
 """
 
@@ -65,14 +67,12 @@ def load_classifier(path: Path | None):  # type: ignore[no-untyped-def]
         raise UsageError(clip(str(exc))) from None
 
 
-def crop(path: Path, size: int):  # type: ignore[no-untyped-def]
-    """The card in the image at ``path``, cut out and straightened for the classifier."""
+def _cut(image, size: int, path: Path):  # type: ignore[no-untyped-def]
+    """The card in ``image`` (read from ``path``), cut out and straightened to ``size``."""
     from vision.locate import card_image
 
     try:
-        return card_image(decode_image(path), size)
-    except UsageError:
-        raise
+        return card_image(image, size)
     except Exception as exc:  # odd shapes (a 1x1 image) must not end in a traceback
         raise UsageError(f"no card can be cut out of {show(path)} ({clip(str(exc), 80)})") \
             from None
@@ -104,6 +104,7 @@ def _collect(folder: Path) -> dict[str, list[Path]]:
 def run_enroll(args: argparse.Namespace) -> int:
     from engine.cards import CARDS
     from vision.enroll import BACK_NAMES, enroll, save
+    from vision.keypoints import REF_SIZE
 
     _out_path(args.out)
     found = _collect(args.images)
@@ -111,24 +112,27 @@ def run_enroll(args: argparse.Namespace) -> int:
     if unknown and not args.any_ids:
         raise UsageError(f"not card ids: {', '.join(unknown[:5])} (or pass --any-ids)")
     base = load_classifier(args.model)
-    crops = {
-        label: [crop(p, base.input_size) for p in paths]
-        for label, paths in found.items()
-    }
-    save(enroll(base, crops, note=f"enrolled from {args.images.name}"), args.out)
+    photos = {label: [(p, decode_image(p)) for p in paths] for label, paths in found.items()}
+    crops = {k: [_cut(img, base.input_size, p) for p, img in v] for k, v in photos.items()}
+    # The second look keeps each card's first photo, cut at its own (larger) size.
+    refs = {k: _cut(v[0][1], REF_SIZE, v[0][0]) for k, v in photos.items()
+            if k not in BACK_NAMES}
+    note = f"enrolled from {args.images.name}"
+    save(enroll(base, crops, note=note, references=refs), args.out)
     count = sum(len(v) for v in crops.values())
     print(f"wrote {args.out}: {len(crops)} labels from {count} images")
     return 0
 
 
 def run_identify(args: argparse.Namespace) -> int:
+    from vision.photo import identify_photo
+
     paths = [Path(p) for p in args.images]
     for path in paths:  # every image whole before anything is printed
         check_image(path)
     classifier = load_classifier(args.model)
-    crops = [crop(path, classifier.input_size) for path in paths]
-    for path, card in zip(paths, crops, strict=True):
-        ident = classifier.identify([card])[0]
+    for path in paths:
+        ident = identify_photo(classifier, decode_image(path))
         if args.json:
             print(
                 json.dumps(

@@ -3,7 +3,11 @@
 Styles: ``classic`` (dark frame, caste header) and ``modern`` (white frame, caste side
 band, different fonts and art) are drawn by code; ``photo`` uses the printed-card photos
 when a folder of them is given. ``modern`` is never used in training, so accuracy on it
-measures domain shift instead of assuming it away.
+measures domain shift instead of assuming it away. ``poster`` is held out too and is the
+harder test: full-bleed, smooth, low-contrast art that looks alike from card to card
+(as a painted or photographic printing does), one border colour per caste, and the
+differences left to the name, the value and small print, so a 64 × 88 crop separates
+its cards poorly and a second look at more pixels has to do the rest.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from engine.cards import CARDS, Color
 PX_PER_MM = 4
 CARD_W_MM, CARD_H_MM = 63, 88
 FACE_W, FACE_H = CARD_W_MM * PX_PER_MM, CARD_H_MM * PX_PER_MM
-STYLES = ("classic", "modern", "photo")
+STYLES = ("classic", "modern", "photo", "poster")
 TRAIN_STYLES = ("classic", "photo")
 FACE_DOWN = "face-down"  # layout entry for a card lying face down (Firewall Expert)
 
@@ -42,6 +46,34 @@ CASTE_BGR: dict[Color, tuple[int, int, int]] = {
     Color.OBSIDIAN: (35, 30, 30),
     Color.PINK: (175, 130, 240),
 }
+_WORDS = (
+    "deploy",
+    "gain",
+    "banish",
+    "helium",
+    "influence",
+    "fleet",
+    "sovereign",
+    "location",
+    "top",
+    "card",
+    "hand",
+    "each",
+    "other",
+    "player",
+    "may",
+    "instead",
+    "end",
+    "of",
+    "game",
+    "points",
+    "the",
+    "a",
+    "your",
+    "from",
+    "to",
+    "if",
+)
 _SYLLABLES = (
     "ar",
     "ves",
@@ -209,6 +241,78 @@ def draw_modern(name: str, color: Color, value: int, role: str = "") -> np.ndarr
     return img
 
 
+def _smooth_noise(h: int, w: int, rng: random.Random) -> np.ndarray:
+    """Fractal value noise in 0..1: a few octaves of upsampled random grids, as soft as a
+    photograph's out-of-focus background."""
+    nrng = np.random.default_rng(rng.randrange(2**32))
+    out = np.zeros((h, w), np.float32)
+    for octave, weight in ((3, 1.0), (6, 0.5), (12, 0.25), (24, 0.12)):
+        grid = nrng.random((octave + 1, octave + 1)).astype(np.float32)
+        out += weight * cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+    out -= out.min()
+    return out / max(float(out.max()), 1e-6)
+
+
+def _poster_art(h: int, w: int, rng: random.Random, caste: tuple[int, int, int]) -> np.ndarray:
+    """Smooth noise between a dark and a light shade of the caste's colour, with a few
+    soft translucent blobs: cards of one caste look alike from afar."""
+    light = np.array(caste, np.float32) * 0.5 + 110
+    t = _smooth_noise(h, w, rng)[:, :, None]
+    img = np.array(_tint(caste, 0.35), np.float32) * (1 - t) + light * t
+    for _ in range(rng.randint(3, 6)):
+        layer = np.zeros((h, w), np.float32)
+        centre = (rng.randrange(w), rng.randrange(h))
+        axes = (rng.randint(w // 10, w // 3), rng.randint(h // 10, h // 3))
+        cv2.ellipse(layer, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1, cv2.LINE_AA)
+        alpha = cv2.GaussianBlur(layer, (0, 0), rng.uniform(3, 9))[:, :, None] * 0.35
+        colour = np.array([rng.randint(60, 200) for _ in range(3)], np.float32)
+        img = img * (1 - alpha) + colour * alpha
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _band(img: np.ndarray, y0: int, y1: int, shade: float) -> None:
+    """Darken rows y0..y1 (a translucent band that text is printed on)."""
+    img[y0:y1] = (img[y0:y1].astype(np.float32) * shade).astype(np.uint8)
+
+
+def _small_print(img: np.ndarray, box: tuple[int, int, int, int], rng: random.Random) -> None:
+    x, y, w, h = box
+    for row in range(y + 12, y + h - 4, 13):
+        words = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(4, 7)))
+        cv2.putText(
+            img, words, (x, row), cv2.FONT_HERSHEY_PLAIN, 0.8, (235, 235, 230), 1, cv2.LINE_AA
+        )
+    del w  # the text runs off the band's right end, as long rules text wraps there
+
+
+def draw_poster(name: str, color: Color, value: int, role: str = "") -> np.ndarray:
+    """The ``poster`` style (held out of training): full-bleed soft art, a caste border,
+    the name on a translucent band at the top, the value in a white diamond, rules text
+    on a band at the bottom."""
+    rng = seeded("poster", name)
+    caste = CASTE_BGR[color]
+    img = _poster_art(FACE_H, FACE_W, rng, caste)
+    _band(img, 0, 44, 0.45)
+    _band(img, 262, FACE_H, 0.4)
+    cv2.rectangle(img, (0, 0), (FACE_W - 1, FACE_H - 1), caste, 6)
+    diamond = np.array([(FACE_W - 30, 4), (FACE_W - 8, 24), (FACE_W - 30, 44), (FACE_W - 52, 24)])
+    cv2.fillConvexPoly(img, diamond, (240, 240, 240), cv2.LINE_AA)
+    _fit_text(img, str(value), (FACE_W - 44, 14, 28, 20), cv2.FONT_HERSHEY_SIMPLEX, (20, 20, 20))
+    _fit_text(img, name, (12, 8, FACE_W - 76, 22), cv2.FONT_HERSHEY_COMPLEX, (245, 245, 245))
+    cv2.putText(
+        img,
+        (role or color.value).lower(),
+        (14, 40),
+        cv2.FONT_HERSHEY_PLAIN,
+        0.9,
+        _tint(caste, 1.3),
+        1,
+        cv2.LINE_AA,
+    )
+    _small_print(img, (12, 266, FACE_W - 24, FACE_H - 276), rng)
+    return img
+
+
 def draw_foreign(rng: random.Random) -> np.ndarray:
     """A card from another game (open-set negative): white face, big suit shape and letter."""
     img = np.full((FACE_H, FACE_W, 3), 245, np.uint8)
@@ -273,7 +377,7 @@ def _face_cached(card: str, style: str, photo_dir: str) -> np.ndarray:
     if style == "photo":
         return _photo(str(Path(photo_dir) / f"{card}.jpg"))
     info = CARDS[card]
-    draw = draw_classic if style == "classic" else draw_modern
+    draw = {"classic": draw_classic, "modern": draw_modern, "poster": draw_poster}[style]
     return draw(info.name, info.color, info.core, info.role)
 
 

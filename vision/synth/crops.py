@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -18,6 +19,8 @@ from vision.synth import effects
 from vision.synth.cards import CARD_H_MM, CARD_W_MM, FACE_H, FACE_W, draw_foreign
 
 MARGIN_MM = 8.0
+PATCH_MARGIN_MM = 20.0  # table around an uncut capture: more than the second look searches
+CASCADE_MM = 14.0
 NEGATIVE_KINDS = ("hand", "table", "foreign", "object")
 
 
@@ -97,11 +100,49 @@ def capture_views(
 ) -> list[np.ndarray]:
     """``views`` crops of one simulated capture, each cut through a different wrong outline
     (the expensive part, drawing and degrading the patch, is shared)."""
+    patch, corners, res = _capture(face, rng, negative, clean)
+    if clean:
+        return [warp_card(patch, corners * res)]
+    return [warp_card(patch, _estimate_error(corners, rng) * res) for _ in range(views)]
+
+
+def capture_patch(
+    face: np.ndarray | None,
+    rng: random.Random,
+    negative: str | None = None,
+    under: Sequence[np.ndarray] = (),
+) -> tuple[np.ndarray, np.ndarray]:
+    """One simulated capture at camera resolution, uncut: a patch of table with the card
+    (or a negative) on top of a cascade of ``under`` (older cards, oldest first, each
+    showing its top strip above it), and the outline the locator would report (TL, TR,
+    BR, BL, patch pixels). For what needs more pixels than a canonical crop: the second
+    look, which searches a cascade step around the outline."""
+    margin = (PATCH_MARGIN_MM, PATCH_MARGIN_MM + CASCADE_MM * len(under), PATCH_MARGIN_MM)
+    patch, corners, res = _capture(face, rng, negative, False, margin, under)
+    return patch, (_estimate_error(corners, rng) * res).astype(np.float32)
+
+
+def _capture(
+    face: np.ndarray | None,
+    rng: random.Random,
+    negative: str | None,
+    clean: bool,
+    margin: tuple[float, float, float] = (MARGIN_MM, MARGIN_MM, MARGIN_MM),
+    under: Sequence[np.ndarray] = (),
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The drawn and degraded patch, the card's true corners (mm) and the px per mm.
+    ``margin``: table around the card (sides, top, bottom; mm)."""
     res = 3.2 if clean else rng.uniform(2.0, 3.8)  # camera pixels per mm on the table
-    size_mm = np.array((CARD_W_MM + 2 * MARGIN_MM, CARD_H_MM + 2 * MARGIN_MM))
+    side, top, bottom = margin
+    size_mm = np.array((CARD_W_MM + 2 * side, CARD_H_MM + top + bottom))
     w, h = (size_mm * res).astype(int)
     patch = effects.table_texture(h, w, rng)
     corners = _card_corners(rng, 0.0 if clean else 2.5)
+    if (side, top) != (MARGIN_MM, MARGIN_MM):  # untouched otherwise: training crops repeat
+        corners = corners + np.float32([side - MARGIN_MM, top - MARGIN_MM])
+    for k, older in enumerate(under):
+        step = np.float32([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)])
+        _paste(patch, older, (corners + step) * res)
     shown = face if negative in (None, "hand") else _negative_face(negative, rng)
     if shown is not None:
         if not clean and rng.random() < 0.3:
@@ -111,10 +152,9 @@ def capture_views(
         tip = corners.mean(axis=0) + np.array((rng.uniform(-20, 20), rng.uniform(-35, 30)))
         polys = effects.hand_polygons(tuple(tip), rng.uniform(0.3, math.pi - 0.3), rng)
         effects.fill_polygons(patch, polys, np.diag([res, res, 1]).astype(np.float32))
-    if clean:
-        return [warp_card(patch, corners * res)]
-    patch = _degrade(patch, rng, corners * res)
-    return [warp_card(patch, _estimate_error(corners, rng) * res) for _ in range(views)]
+    if not clean:
+        patch = _degrade(patch, rng, corners * res)
+    return patch, corners, res
 
 
 def _degrade(patch: np.ndarray, rng: random.Random, corners_px: np.ndarray) -> np.ndarray:
@@ -129,3 +169,53 @@ def _degrade(patch: np.ndarray, rng: random.Random, corners_px: np.ndarray) -> n
     patch = effects.blur(patch, rng, 1.4)
     patch = effects.noise(patch, rng, 8.0)
     return effects.jpeg(patch, rng)
+
+
+def loose_photo(
+    face: np.ndarray,
+    rng: random.Random,
+    under: Sequence[np.ndarray] = (),
+    neighbours: Sequence[np.ndarray] = (),
+) -> tuple[np.ndarray, np.ndarray]:
+    """A phone photo of one card on a table, as ``companion cards identify`` gets one: on
+    top of a cascade of ``under`` (their strips above it), ``neighbours`` lying beside it
+    and peeking in, the phone held a little askew (perspective, a turn), lit, glared,
+    blurred, noised and JPEG-compressed. Returns the photo and the card's corners (TL,
+    TR, BR, BL, pixels)."""
+    res = rng.uniform(2.5, 6.0)  # photo pixels per mm
+    side, top = rng.uniform(4, 20), rng.uniform(4, 12) + CASCADE_MM * len(under)
+    bottom = rng.uniform(4, 20)
+    size_mm = np.array((CARD_W_MM + 2 * side, CARD_H_MM + top + bottom))
+    w, h = (size_mm * res).astype(int)
+    photo = effects.table_texture(h, w, rng)
+    card = _card_corners(rng, 3.0) + np.float32([side, top]) - MARGIN_MM
+    for k, older in enumerate(under):
+        _paste(
+            photo,
+            older,
+            (card + np.float32([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)])) * res,
+        )
+    for k, other in enumerate(neighbours):
+        away = (1 if k % 2 else -1) * (CARD_W_MM + rng.uniform(3, 10))
+        _paste(photo, other, (card + np.float32([away, rng.uniform(-10, 10)])) * res)
+    _paste(photo, _sleeve(face, rng) if rng.random() < 0.3 else face, card * res)
+    photo = _degrade(photo, rng, card * res)
+    return _askew(photo, card * res, rng)
+
+
+def _askew(
+    photo: np.ndarray, quad: np.ndarray, rng: random.Random
+) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as a phone held a little off square sees it: each corner moved up to 6 %
+    of the size, the whole turned up to 6°."""
+    h, w = photo.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    jitter = np.array([[rng.uniform(-0.06, 0.06) * w, rng.uniform(-0.06, 0.06) * h] for _ in src])
+    turn = math.radians(rng.uniform(-6, 6))
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    dst = ((src + jitter - (w / 2, h / 2)) @ rot.T + (w / 2, h / 2)).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(photo, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out, cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float32), m).reshape(
+        -1, 2
+    )
