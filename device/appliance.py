@@ -69,6 +69,8 @@ class Appliance:
         self.hands = self._hand_reader()
         self.server: Any = None
         self.player: Any = None
+        self.backs: Any = None  # device.backs.BackLearner, outside the demo
+        self.reference: Any = None  # device.reference.TableReference, when vision learns one
 
     # --- start ----------------------------------------------------------------------
 
@@ -96,15 +98,34 @@ class Appliance:
         self._closers.append(journal.close)
         self.service = Service(rng=random.Random(self.seed), journal=journal)
         if not self.demo:  # the demo plays its scripted game itself
-            from device.tracking import TableTracking
-
-            TableTracking().install(self.service)
+            self._start_tracking(path)
         self.service.start()
         self._closers.append(self.service.stop)
         if self.service.restored:
             self._say(f"journal: {self.service.restored}")
         if self.demo:
             self._say("demo: a scripted game against Au Toma on a synthetic table camera")
+
+    def _start_tracking(self, journal: Path) -> None:
+        """The tracker, the card back learnt from the table, the bare-table step (both
+        kept beside the journal)."""
+        from device.backs import BackLearner
+        from device.reference import TableReference, can_learn_table, reference_path
+        from device.tracking import TableTracking
+
+        vision = self.config.vision
+        self.backs = BackLearner(journal.parent / "card-back.png", self._on_camera,
+                                 report=self._notice("camera"))
+        TableTracking(unread_after=vision.unread_after, ask_after=vision.ask_after,
+                      learn_back=self.backs).install(self.service)
+        if can_learn_table():
+            self.reference = TableReference(reference_path(journal), self._on_camera)
+            self.reference.install(self.service)
+
+    def _on_camera(self, task: Any) -> None:
+        """Queue work for the capture thread (it runs between two scans)."""
+        if self.pipeline is not None:
+            self.pipeline.later(task)
 
     def _journal_path(self) -> Path:
         if self.demo:  # the demo never touches a real game's journal
@@ -134,7 +155,7 @@ class Appliance:
         except Exception as exc:  # gpiozero raises several kinds when there is no GPIO
             self._warn("led", f"status LED unavailable: {exc}")
             return
-        light = StatusLight(led.show)
+        light = StatusLight(led.show, asking=lambda: self.service.question is not None)
         light(self.service.snapshot())
         self.service.listeners.append(light)
         self._closers.append(led.close)
@@ -168,14 +189,21 @@ class Appliance:
     def _start_capture(self) -> None:
         cam = self.config.camera
         layout = self._layout if cam.source == "synthetic" else None
+        vision = self.config.vision
         self.pipeline = VisionPipeline(self._load_scanner, self._stabilizer(), self._changes,
-                                       on_error=self._notice("vision"), on_notice=self._report)
+                                       on_error=self._notice("vision"), on_notice=self._report,
+                                       unread_after=vision.unread_after,
+                                       ask_after=vision.ask_after)
         self.service.camera_frame = lambda: self.pipeline.frame if self.pipeline else None
         self.capture = CaptureLoop(lambda: _open_camera(cam, layout), self._frame,
                                    fps=cam.fps, retry=(cam.retry_min, cam.retry_max),
                                    report=self._report)
         self.capture.start()
         self._closers.append(self.capture.stop)
+        if self.backs is not None:
+            self.backs.restore()
+        if self.reference is not None:
+            self.reference.ask(self.service)
 
     def _frame(self, frame: Any, t: float) -> None:
         """Each camera frame: the stacks' scan, and at the end of a game the hand reader."""

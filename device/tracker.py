@@ -813,7 +813,7 @@ def candidates(state: GameState, view: View, button: Button | None = None,
     out: list[Event] = []
     for option in pending.options:
         filled = [] if _only_where_unread(option, unread) else list(
-            _fill(option, view, button, touched, small, forced))
+            _fill(option, state, view, button, touched, small, forced))
         if forced and not filled and (unread or unseen):
             # The rules leave no choice (Au Toma's step), made perhaps while the camera
             # could not read there, and undone since: later views check it.
@@ -863,13 +863,13 @@ def _touched(state: GameState, view: View, wild: frozenset[Location] = frozenset
             "any": grew | shrank | changed}
 
 
-def _fill(option: Event, view: View, button: Button | None,
+def _fill(option: Event, state: GameState, view: View, button: Button | None,
           touched: dict[str, set[Location]], small: bool, forced: bool = False,
           ) -> Iterable[Event]:
     """Concrete versions of ``option`` consistent with what changed on the table."""
     grew, shrank = touched["grew"], touched["shrank"]
     if isinstance(option, Lead):
-        return _fill_lead(option, view, touched)
+        return _fill_lead(option, state, view, touched)
     if isinstance(option, Place):
         return _fill_place(option, view, touched)
     if isinstance(option, Moved):
@@ -889,7 +889,8 @@ def _fill(option: Event, view: View, button: Button | None,
     return [option] if small else []  # Au Toma's confirmations, finale answers…
 
 
-def _fill_lead(option: Lead, view: View, touched: dict[str, set[Location]]) -> list[Event]:
+def _fill_lead(option: Lead, state: GameState, view: View,
+               touched: dict[str, set[Location]]) -> list[Event]:
     """A deploy shows as a new card on top of a location (that grew, unless its ability
     took a card from there before the camera settled)."""
     if option.location is None:
@@ -898,7 +899,9 @@ def _fill_lead(option: Lead, view: View, touched: dict[str, set[Location]]) -> l
         return []
     top = _top(view[option.location.pos])
     if option.card is None:
-        return [Lead(top, option.location)] if top else []
+        # A card already on the table was not deployed (it was moved, or one slid in
+        # under it: the count grew under a top the camera already knew).
+        return [Lead(top, option.location)] if top and not _on_table(state, top) else []
     return [option]
 
 
@@ -927,6 +930,10 @@ def _fill_choice(option: Choose, view: View, touched: set[Location], small: bool
         # A card put down (face down, say) on top: the camera reads it if it can.
         return [replace(option, value=_top(view[option.location.pos]))]
     return [option]  # a card already in a stack: the camera cannot name it now
+
+
+def _on_table(state: GameState, card: str) -> bool:
+    return any(slot.card == card for stack in state.locations for slot in stack)
 
 
 def _top(seen: Seen | Unread) -> str | None:

@@ -15,7 +15,9 @@ import threading
 from collections.abc import Callable, Sequence
 
 from device.capture import STACK_PAST_VIEW
+from device.reference import CALIBRATE
 from device.service import Update
+from device.tracking import LOCATION_QUESTION
 from engine.board import Location
 from engine.cards import CARDS
 from engine.decisions import Kind
@@ -34,7 +36,8 @@ FACE_WORDS = {
     Face.BANISH.value: "banish a card",
 }
 SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back."}
-SPOKEN_MESSAGES = (STACK_PAST_VIEW,)  # notices whose own message is said
+# notices whose own message is said
+SPOKEN_MESSAGES = (STACK_PAST_VIEW, LOCATION_QUESTION, CALIBRATE)
 
 
 class Voice:
