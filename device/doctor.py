@@ -199,6 +199,18 @@ def check_disk(config: Config) -> Check:
     return Check("disk", OK, f"journal {path}, {free_mb} MB free")
 
 
+def check_table(config: Config) -> Check:
+    """The picture of the bare table (the calibration step) is kept."""
+    from device.reference import describe, reference_path
+
+    path = reference_path(settings.journal_path(config))
+    if path.exists():
+        return Check("table", OK, f"bare table kept: {describe(path)}")
+    return Check("table", WARN, "no picture of the bare table yet",
+                 "before the first game, clear the play area and press NEXT when the "
+                 "companion asks (it tells cards from the table better with one)")
+
+
 def _existing_parent(folder: Path) -> Path:
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -217,7 +229,7 @@ def _journal_problem(path: Path) -> str:
 
 
 CHECKS: tuple[Callable[[Config], Check], ...] = (
-    check_camera, check_gpio, check_model, check_voice, check_port, check_disk,
+    check_camera, check_gpio, check_model, check_voice, check_port, check_disk, check_table,
 )
 
 

@@ -90,6 +90,20 @@ class TableTracking:
             self._learn_back(where, told.depth)
         return update or service.notify("camera", f"{where.label}: noted", source="tracker")
 
+    def idle(self, service: Service) -> bool:
+        """The table has been still a long while: ask again about what the camera still
+        cannot read (the last move may lie there). True when a question is open."""
+        if self.follow is None or self.follow.last_view is None:
+            return False
+        if not any(isinstance(seen, Unread) for seen in self.follow.last_view):
+            return False
+        def ask_again(follow: Follow) -> Verdict:
+            follow.on_idle()
+            return Verdict()
+
+        self._run(service, ask_again, "camera")
+        return service.question is not None
+
     def on_played(self, service: Service, played: Update) -> Update | None:
         """A phone or button answered a decision: the latest view may now be explained."""
         return self._run(service, lambda follow: follow.recheck(), "camera")

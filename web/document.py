@@ -72,7 +72,7 @@ class Documents:
         doc.update(view.game_view(update.state))
         doc["log"] = view.log_view(events, states, limit=self.log_limit, start=start)
         doc["can_undo"] = start + len(events) > 1  # the setup itself is never undone here
-        doc["question"] = question_view(self.service.question)
+        doc["question"] = question_view(self.service.question, update.state)
         doc["hand_seen"] = hand_seen_view(self.service.hand_seen, update.state)
         return doc
 
@@ -100,10 +100,17 @@ def history(game: Game, state: GameState, limit: int
     return events[start:end], states[start:end + 1], start
 
 
-def question_view(question: Any) -> dict[str, Any] | None:
-    """The tracker's open question: its prompt and one button per reading."""
+def question_view(question: Any, state: GameState | None = None) -> dict[str, Any] | None:
+    """The tracker's open question: its prompt and one button per reading; or, for a
+    location the camera cannot read ("location"), that location and its count now, to
+    be answered with a card, face down or empty."""
     if question is None:
         return None
-    return {"prompt": question.prompt,
-            "options": [{"index": i, "label": reading.text}
-                        for i, reading in enumerate(question.readings)]}
+    view: dict[str, Any] = {"prompt": question.prompt, "kind": question.kind,
+                            "options": [{"index": i, "label": reading.text}
+                                        for i, reading in enumerate(question.readings)]}
+    where = getattr(question, "location", None)
+    if where is not None:
+        view["location"] = where.value
+        view["count"] = len(state.stack_at(where)) if state is not None else None
+    return view
