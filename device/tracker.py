@@ -1246,7 +1246,7 @@ class Follow:
             raise IllegalActionError(f"nobody asked what is on top of {location.label}",
                                      rule="tracker")
         self.tracker.question, self.asking = None, None
-        self.told.add(location)
+        self.told.add(location)  # asked again only when it holds something up
         view = _with(self.last_view or view_of(self.game.state), location,
                      replace(seen, told=True))
         # Only this view holds the answer: later ones leave the location unread, and the
@@ -1254,10 +1254,10 @@ class Follow:
         return self._apply(self.tracker.observe(self.game, view, frozenset({location})), "asked")
 
     def on_idle(self) -> None:
-        """The table has been still a long while: whatever the camera still cannot read
-        is asked about again (the last move may have been made there, unseen)."""
-        self.told.clear()
-        self._maybe_ask()
+        """The table has been still a long while and the game has not ended: whatever
+        the camera still cannot read is asked about (the last move may lie there)."""
+        if self.game.state.phase is Phase.PLAYING:
+            self._maybe_ask(self.overdue)
 
     def _open(self) -> bool:
         """Is one of the tracker's own questions open (more views may refine it)?"""
@@ -1272,13 +1272,17 @@ class Follow:
                 if self.asking is loc:
                     self.asking = None  # its question is withdrawn (explaining clears it)
 
-    def _maybe_ask(self) -> None:
-        """Ask about an overdue location the table has not told yet, or one the tracker
-        cannot do without a fresh answer for (one question at a time)."""
+    def _maybe_ask(self, also: frozenset[Location] = frozenset()) -> None:
+        """Ask about an overdue location (one question at a time): once when it went
+        unread with cards on it (something may be happening there unseen), and again
+        whenever the tracker cannot do without a fresh answer there. An empty location
+        the camera cannot tell from the table is not asked about until it matters."""
         if self.tracker.question is not None:
             return
+        state = self.game.state
         wanted = [loc for loc in LOCATIONS if loc in self.overdue and (
-            loc not in self.told or loc in self.tracker.blind)]
+            loc in self.tracker.blind or loc in also
+            or (loc not in self.told and state.stack_at(loc)))]
         if not wanted:
             self.asking = None
             return
