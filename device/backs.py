@@ -100,7 +100,8 @@ def top_card_image(scanner: Any, frame: np.ndarray, location: Location) -> np.nd
         return None
     from vision.locate import View, locate
 
-    column = locate(frame, View(scanner.calibration))[location.pos]
+    view = getattr(scanner, "view", None) or View(scanner.calibration)
+    column = locate(frame, view)[location.pos]
     if column.quad_mm is None:
         return None
     crop: np.ndarray = scanner.crop_quad(frame, column.quad_mm)

@@ -104,6 +104,7 @@ class ScriptedCamera:
     photo_dir: Path | None = None
     drift_period_s: float = 90.0  # the light's slow swing, ±20 %
     table: str | None = None  # a table kind of vision.synth.scene (None: its default)
+    lamp: tuple[float, float, float] | None = None  # a lamp's fixed reflection: x, y, r mm
     t: float = 0.0
     _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -147,8 +148,9 @@ class ScriptedCamera:
 
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
                   for loc, stack in zip(LOCATIONS, layout, strict=True)}
-        # A table kind only when asked for, so the scene's own default stays the default.
-        kind: dict[str, Any] = {"table": self.table} if self.table else {}
+        # A table kind or a lamp only when asked for, so the scene's defaults stay so.
+        kind: dict[str, Any] = {k: v for k, v in (("table", self.table), ("lamp", self.lamp))
+                                if v is not None}
         options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
                                      hands=hands, objects=covered, glare=0.0, **kind)

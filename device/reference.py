@@ -21,6 +21,7 @@ import numpy as np
 
 from device.backs import RunOnCamera
 from device.service import Notice, Press, Service, Update
+from engine.board import Location
 from engine.state import Phase
 
 log = logging.getLogger("companion.reference")
@@ -32,8 +33,9 @@ FILE_NAME = "table.png"
 
 class LearnsTable(Protocol):
     """What the scanner offers: learn the bare table from one frame (BGR, the camera's
-    size), finding the play area in that frame itself. Raises ``ValueError`` when the
-    frame will not do (cards or a hand in the play area, no markers)."""
+    size). Returns the locations where something still lies (left out of what it
+    learnt; empty when the play area was clear); raises ``ValueError`` when the frame
+    will not do at all (no markers seen)."""
 
     def learn_table(self, frame: np.ndarray) -> Any: ...
 
@@ -92,9 +94,13 @@ class TableReference:
     def _take(self, scanner: Any, frame: np.ndarray) -> None:
         """On the capture thread: learn the frame, keep it, say how it went."""
         try:
-            scanner.learn_table(frame)
+            cluttered = scanner.learn_table(frame) or []
         except ValueError as exc:
             self._say(f"The bare table could not be learnt: {exc}. {ASK}")
+            return
+        if cluttered:  # learnt elsewhere; kept only once all of it has been seen bare
+            where = ", ".join(Location(name).label for name in cluttered)
+            self._say(f"Something still lies on {where}. {ASK}")
             return
         self._keep(frame)
         self._say("The bare table is learnt. Start a game when you are ready.")

@@ -32,14 +32,16 @@ def _stop_services() -> Iterator[None]:
 
 
 class Scanner:
-    def __init__(self, refuse: str = "") -> None:
+    def __init__(self, refuse: str = "", cluttered: tuple[str, ...] = ()) -> None:
         self.learnt: list[np.ndarray] = []
         self.refuse = refuse
+        self.cluttered = list(cluttered)
 
-    def learn_table(self, frame: np.ndarray) -> None:
+    def learn_table(self, frame: np.ndarray) -> list[str]:
         if self.refuse:
             raise ValueError(self.refuse)
         self.learnt.append(frame)
+        return self.cluttered
 
 
 class Step:
@@ -98,6 +100,15 @@ def test_a_frame_the_scanner_refuses_is_not_kept_and_the_step_asks_again(
     step.run(Scanner(refuse="a card lies in the play area"))
     assert not (tmp_path / "table.png").exists()
     assert "a card lies in the play area" in step.notices()[-1] and ASK in step.notices()[-1]
+
+
+def test_something_left_in_the_play_area_is_named_and_the_step_asks_again(
+        tmp_path: Path) -> None:
+    step = Step(tmp_path / "table.png")
+    step.service.call(Press("next"))
+    step.run(Scanner(cluttered=("mars",)))
+    assert not (tmp_path / "table.png").exists()
+    assert step.notices()[-1] == f"Something still lies on Mars. {ASK}"
 
 
 def test_in_a_game_next_keeps_its_meaning(tmp_path: Path) -> None:
