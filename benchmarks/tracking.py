@@ -17,18 +17,37 @@ deep or dim stack does, to measure how the tracker rides out counts::
 
     .venv/bin/python benchmarks/tracking.py --games 30 --solo-games 0 --miscount 0.08
 
+``--unreadable RATE`` keeps the perfect camera but blinds it at one location for
+stretches (a lamp's reflection, an arm resting there): at each change of the table with
+no stretch under way one begins with probability RATE, at a random location, for 3 to 8
+changes; the location is overdue (the table may be asked) from its third view on. The
+share of views with a location unread is printed. ``--empty-unread`` makes every empty
+location unreadable all game long instead (bare wood the locator cannot tell from a
+card)::
+
+    .venv/bin/python benchmarks/tracking.py --unreadable 0.02
+    .venv/bin/python benchmarks/tracking.py --empty-unread
+
 ``--camera`` replays through the real camera path instead: every change of the table is
 drawn frame by frame by the scene generator (hands over the changing locations first,
 then the still table, slow lighting drift, sensor noise, JPEG), scanned by the committed
 classifier and settled by the stabiliser before the tracker sees it. That costs about
-ten frames per change, so use a few games::
+ten frames per change, so use a few games. ``--table KIND`` draws another table kind
+(those of ``vision.synth.tables``) and ``--lamp X,Y,R`` a fixed lamp reflection (mm)::
 
-    .venv/bin/python benchmarks/tracking.py --camera --games 1 --solo-games 1
+    .venv/bin/python benchmarks/tracking.py --camera --games 1 --solo-games 1 --table planks
+
+``--vision-dev DIR`` measures what the independent renderer's game folders allow (see
+:func:`vision_dev_games`): they hold one still frame per change and its truth, not the
+buttons, the players or the truth's events, so no game can be tracked from them::
+
+    .venv/bin/python benchmarks/tracking.py --vision-dev ../shared/vision-dev/games
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections import Counter
@@ -39,32 +58,49 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import random
 from dataclasses import replace
 
-from device.replay import Perceive, Report, perfect_camera, replay_script
-from device.script import Moment, write_script
+from device.replay import Perceive, Report, hiding, perfect_camera, random_stretches, replay_script
+from device.script import Moment, Script, write_script
+from device.tracker import Unread
+
+STRETCH = (3, 8)  # changes of the table a location stays unreadable (--unreadable)
 
 
-def run(kind: str, seeds: range, camera: bool = False, miscount: float = 0.0) -> list[Report]:
+def run(kind: str, seeds: range, args: argparse.Namespace) -> list[Report]:
     """Replay the scripted games of ``kind`` ("3-player" or "solo") with these seeds."""
     reports = []
     for seed in seeds:
         script = (write_script(3, seed=seed) if kind == "3-player"
                   else write_script(seed=seed, automa_level=2))
-        perceive = (through_vision(seed) if camera
-                    else miscounting(miscount, seed) if miscount else perfect_camera)
-        reports.append(replay_script(script, perceive))
+        reports.append(replay_script(script, perceiver(script, seed, args)))
         if not reports[-1].matches:
-            print(f"  seed {seed}: {reports[-1].problems[0]}")
+            print(f"  seed {seed}: {reports[-1].problems[0][:160]}")
     return reports
 
 
-def through_vision(seed: int) -> Perceive:
+def perceiver(script: Script, seed: int, args: argparse.Namespace) -> Perceive:
+    """The camera the options ask for."""
+    if args.camera:
+        return through_vision(seed, args.table, args.lamp)
+    camera = miscounting(args.miscount, seed) if args.miscount else perfect_camera
+    if args.empty_unread:
+        camera = empty_unread(camera)
+    if args.unreadable:
+        stretches = random_stretches(len(script.moments), args.unreadable,
+                                     random.Random(seed), STRETCH)
+        camera = counting_unread(hiding(camera, stretches))
+    return camera
+
+
+def through_vision(seed: int, table: str | None = None,
+                   lamp: tuple[float, float, float] | None = None) -> Perceive:
     """The camera path: synthetic frames → scanner → stabiliser → the tracker's views."""
     from device.perception import Perception, ScriptedCamera, camera_perceiver
     from vision.scanner import TableScanner
     from vision.stabilize import Stabilizer
 
     perception = Perception(TableScanner(), Stabilizer())
-    return camera_perceiver(perception, ScriptedCamera(seed=seed))
+    return counting_unread(camera_perceiver(perception,
+                                            ScriptedCamera(seed=seed, table=table, lamp=lamp)))
 
 
 def miscounting(rate: float, seed: int) -> Perceive:
@@ -79,6 +115,34 @@ def miscounting(rate: float, seed: int) -> Perceive:
             return view
         i, off = rng.choice(named), rng.choice((-1, 1))
         return tuple(replace(s, depth=s.depth + off) if k == i else s for k, s in enumerate(view))
+
+    return perceive
+
+
+def empty_unread(camera: Perceive) -> Perceive:
+    """``camera``, reading every empty location as unreadable (overdue at once)."""
+
+    def perceive(moment: Moment):  # type: ignore[no-untyped-def]
+        view = camera(moment)
+        if view is None:
+            return None
+        return tuple(Unread(overdue=True) if getattr(s, "depth", 1) == 0 else s for s in view)
+
+    return perceive
+
+
+VIEWS: Counter[str] = Counter()  # views handed on, and those with a location unread
+
+
+def counting_unread(camera: Perceive) -> Perceive:
+    """``camera``, counting its views and those with a location unread (into VIEWS)."""
+
+    def perceive(moment: Moment):  # type: ignore[no-untyped-def]
+        view = camera(moment)
+        if view is not None:
+            VIEWS["views"] += 1
+            VIEWS["unread"] += any(isinstance(s, Unread) for s in view)
+        return view
 
     return perceive
 
@@ -104,6 +168,99 @@ def summary(kind: str, reports: list[Report]) -> str:
     ])
 
 
+# --- the independent renderer's game folders ----------------------------------------------
+
+
+STILL_S = 3.0  # each kept frame is shown this long, as a still camera between two changes
+FPS = 10.0
+
+
+def vision_dev_games(folder: Path) -> None:
+    """Each kept frame of each ``table-*`` folder, fed to the scanner and the stabiliser
+    as a still camera would show it for STILL_S seconds (its scan repeated: the frame is
+    the same), then the view perception hands the tracker, compared with the truth.
+
+    Printed per game, before (the view main gave before this work: nothing until every
+    location has settled, then each location's last settled content however long ago it
+    was read) and now: the frames after which the tracker gets no view at all; the
+    locations of the views read right (top card and count), with the right top and the
+    count off, with a wrong top, or (now only) unread, split into those that held cards
+    (a location question would be asked) and empty ones (left alone until they matter).
+    """
+    from device.perception import view_from_stable
+    from vision.scanner import TableScanner
+    from vision.stabilize import Stabilizer
+
+    for game in sorted(folder.glob("table-*")):
+        truth = json.loads((game / "truth.json").read_text())
+        scanner, stabilizer = TableScanner(), Stabilizer()  # each game its own camera
+        tally: Counter[str] = Counter()
+        t = 0.0
+        for record in truth:
+            reading = scanner.scan(_image(game / record["frame"]))
+            for _ in range(int(STILL_S * FPS)):
+                stabilizer.update(reading, t)
+                t += 1 / FPS
+            tally["frames"] += 1
+            _score(_legacy_view(stabilizer.state), record["locations"], tally, "before")
+            _score(view_from_stable(stabilizer.state), record["locations"], tally, "now")
+        _print_game(game.name, tally)
+
+
+def _image(path: Path):  # type: ignore[no-untyped-def]
+    import cv2
+
+    return cv2.imread(str(path))
+
+
+def _legacy_view(states):  # type: ignore[no-untyped-def]
+    """main's view before this work: None until every location has settled, then each
+    one's last settled content."""
+    from device.tracker import Seen
+    from engine.board import LOCATIONS
+
+    seen = []
+    for loc in LOCATIONS:
+        state = states[loc.value]
+        if state.state not in ("empty", "card", "face_down"):
+            return None
+        down = state.state == "face_down"
+        seen.append(Seen(state.depth if state.state != "empty" else 0,
+                         None if down else state.top, down))
+    return tuple(seen)
+
+
+def _score(view, truth: dict, tally: Counter[str], when: str) -> None:  # type: ignore[no-untyped-def]
+    from engine.board import LOCATIONS
+
+    if view is None:
+        tally[f"{when}: no view"] += 1
+        return
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        real = truth[loc.value]
+        if isinstance(seen, Unread):
+            tally[f"{when}: unread, {'cards there' if real['depth'] else 'empty'}"] += 1
+            continue
+        top = None if real["face_down"] else real["top"]
+        if (seen.top, seen.face_down) != (top, real["face_down"]):
+            tally[f"{when}: wrong top"] += 1
+        else:
+            right = seen.depth == real["depth"]
+            tally[f"{when}: right" if right else f"{when}: right top, count off"] += 1
+
+
+SCORES = ("no view", "right", "right top, count off", "wrong top", "unread, cards there",
+          "unread, empty")
+
+
+def _print_game(name: str, tally: Counter[str]) -> None:
+    print(f"{name}: {tally['frames']} frames")
+    for when in ("before", "now"):
+        parts = ", ".join(f"{k} {tally[f'{when}: {k}']}" for k in SCORES
+                          if when == "now" or not k.startswith("unread"))
+        print(f"  {when}: {parts}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="3-player games")
@@ -111,14 +268,31 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--miscount", type=float, default=0.0,
                         help="share of views with one stack's count one off (perfect camera)")
+    parser.add_argument("--unreadable", type=float, default=0.0,
+                        help="chance a stretch of an unreadable location begins at a change")
+    parser.add_argument("--empty-unread", action="store_true",
+                        help="empty locations read as unreadable all game (perfect camera)")
     parser.add_argument("--camera", action="store_true",
                         help="through generated frames, the scanner and the stabiliser")
+    parser.add_argument("--table", help="--camera: a table kind of vision.synth.tables")
+    parser.add_argument("--lamp", type=lambda s: tuple(float(v) for v in s.split(",")),
+                        help="--camera: a fixed lamp reflection X,Y,R (play-area mm)")
+    parser.add_argument("--vision-dev", type=Path, metavar="DIR",
+                        help="the independent renderer's games folder: views, not games")
     args = parser.parse_args()
     started = time.perf_counter()
+    if args.vision_dev is not None:
+        vision_dev_games(args.vision_dev)
+        print(f"total {time.perf_counter() - started:.1f} s")
+        return
     for kind, count in (("3-player", args.games), ("solo", args.solo_games)):
         if count > 0:
-            reports = run(kind, range(args.seed, args.seed + count), args.camera, args.miscount)
+            VIEWS.clear()
+            reports = run(kind, range(args.seed, args.seed + count), args)
             print(summary(kind, reports))
+            if VIEWS["views"] and VIEWS["unread"]:
+                print(f"  views with a location unread: {VIEWS['unread'] / VIEWS['views']:.1%}"
+                      f" ({VIEWS['unread']} of {VIEWS['views']})")
     print(f"total {time.perf_counter() - started:.1f} s")
 
 

@@ -72,6 +72,8 @@ class Appliance:
         self.player: Any = None
         self.journal_lock: JournalLock
         self.recovery: Recovery | None = None  # set when a damaged journal was replaced
+        self.backs: Any = None  # device.backs.BackLearner, outside the demo
+        self.reference: Any = None  # device.reference.TableReference, when vision learns one
 
     # --- start ----------------------------------------------------------------------
 
@@ -103,9 +105,7 @@ class Appliance:
             self._say(f"journal: {self.recovery.message}")
         self.service = Service(rng=random.Random(self.seed), journal=journal)
         if not self.demo:  # the demo plays its scripted game itself
-            from device.tracking import TableTracking
-
-            TableTracking().install(self.service)
+            self._start_tracking(path)
         self.service.start()
         self._closers.append(self.service.stop)
         if self.service.restored:
@@ -130,6 +130,27 @@ class Appliance:
         elif self.service.restored.startswith("could not"):
             self.service.submit(Notice(JOURNAL_NOTICE, f"journal: {self.service.restored}",
                                        source="journal"))
+
+    def _start_tracking(self, journal: Path) -> None:
+        """The tracker, the card back learnt from the table, the bare-table step (both
+        kept beside the journal)."""
+        from device.backs import BackLearner
+        from device.reference import TableReference, can_learn_table, reference_path
+        from device.tracking import TableTracking
+
+        vision = self.config.vision
+        self.backs = BackLearner(journal.parent / "card-back.png", self._on_camera,
+                                 report=self._notice("camera"))
+        TableTracking(unread_after=vision.unread_after, ask_after=vision.ask_after,
+                      learn_back=self.backs).install(self.service)
+        if can_learn_table():
+            self.reference = TableReference(reference_path(journal), self._on_camera)
+            self.reference.install(self.service)
+
+    def _on_camera(self, task: Any) -> None:
+        """Queue work for the capture thread (it runs between two scans)."""
+        if self.pipeline is not None:
+            self.pipeline.later(task)
 
     def _journal_path(self) -> Path:
         if self.demo:  # the demo never touches a real game's journal
@@ -163,7 +184,7 @@ class Appliance:
         except Exception as exc:  # gpiozero raises several kinds when there is no GPIO
             self._warn("led", f"status LED unavailable: {exc}")
             return
-        light = StatusLight(led.show)
+        light = StatusLight(led.show, asking=lambda: self.service.question is not None)
         light(self.service.snapshot())
         self.service.listeners.append(light)
         self._closers.append(led.close)
@@ -197,14 +218,21 @@ class Appliance:
     def _start_capture(self) -> None:
         cam = self.config.camera
         layout = self._layout if cam.source == "synthetic" else None
+        vision = self.config.vision
         self.pipeline = VisionPipeline(self._load_scanner, self._stabilizer(), self._changes,
-                                       on_error=self._notice("vision"), on_notice=self._report)
+                                       on_error=self._notice("vision"), on_notice=self._report,
+                                       unread_after=vision.unread_after,
+                                       ask_after=vision.ask_after)
         self.service.camera_frame = lambda: self.pipeline.frame if self.pipeline else None
         self.capture = CaptureLoop(lambda: _open_camera(cam, layout), self._frame,
                                    fps=cam.fps, retry=(cam.retry_min, cam.retry_max),
                                    report=self._report)
         self.capture.start()
         self._closers.append(self.capture.stop)
+        if self.backs is not None:
+            self.backs.restore()
+        if self.reference is not None:
+            self.reference.ask(self.service)
 
     def _frame(self, frame: Any, t: float) -> None:
         """Each camera frame: the stacks' scan, and at the end of a game the hand reader."""

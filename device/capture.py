@@ -10,6 +10,7 @@ of the loop, waiting or not, beats the heartbeat the systemd watchdog looks at.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from device.camera import Camera, CameraError
-from device.perception import view_from_stable
+from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from engine.board import Location
 
 log = logging.getLogger("companion.capture")
@@ -168,18 +169,24 @@ def _hides_stack_foot(reason: str) -> bool:
     return hides_stack_foot(reason)
 
 
+Task = Callable[[Any, np.ndarray], None]  # (scanner, frame), run on the capture thread
+
+
 class VisionPipeline:
     """Frame → ``scanner.scan`` → ``stabilizer.update`` → changes for the service.
 
     The scanner is loaded on the first frame, on the capture thread (an ONNX model takes
     a second or two), so the page is up before vision is. If it cannot be loaded the
-    failure is reported once and frames are still kept for the page.
+    failure is reported once and frames are still kept for the page. Work that changes
+    the scanner (learning the bare table, a card back) is queued with :meth:`later` and
+    done between two scans, with the frame at hand.
     """
 
     def __init__(self, load_scanner: Callable[[], Any], stabilizer: Any,
                  submit: Callable[[tuple[Any, ...], Any], None], *,
                  on_error: Callable[[str], None] | None = None,
-                 on_notice: Callable[[str, str], None] | None = None) -> None:
+                 on_notice: Callable[[str, str], None] | None = None,
+                 unread_after: float = UNREAD_AFTER_S, ask_after: float = ASK_AFTER_S) -> None:
         self._load_scanner = load_scanner
         self._scanner: Any = None
         self.failure = ""
@@ -187,16 +194,23 @@ class VisionPipeline:
         self.submit = submit
         self.on_error = on_error or (lambda message: None)
         self.on_notice = on_notice or (lambda kind, message: None)
+        self.unread_after, self.ask_after = unread_after, ask_after
         self.reading: Any = None
         self.view: Any = None  # the last stable view handed on
         self.frame: np.ndarray | None = None
         self.scans = 0
+        self._tasks: queue.SimpleQueue[Task] = queue.SimpleQueue()
+
+    def later(self, task: Task) -> None:
+        """Run ``task(scanner, frame)`` on the capture thread before the next scan."""
+        self._tasks.put(task)
 
     def __call__(self, frame: np.ndarray, t: float) -> None:
         self.frame = frame
         scanner = self._scanner or self._load()
         if scanner is None:
             return
+        self._run_tasks(scanner, frame)
         self.reading = scanner.scan(frame)
         self.scans += 1
         if self.stabilizer is None:
@@ -207,10 +221,22 @@ class VisionPipeline:
                 self.on_notice(STACK_PAST_VIEW, past_view_message(change.location))
         # The stabiliser settles a stack's depth without a change event (a covered card
         # banished, two slid under the top one): the tracker needs those too.
-        view = view_from_stable(self.stabilizer.state)
+        view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)
         if changes or (view is not None and view != self.view):
             self.view = view or self.view
             self.submit(tuple(changes), self.stabilizer.state)
+
+    def _run_tasks(self, scanner: Any, frame: np.ndarray) -> None:
+        while True:
+            try:
+                task = self._tasks.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                task(scanner, frame)
+            except Exception as exc:  # a failed lesson must not stop the camera
+                log.exception("vision task failed")
+                self.on_error(f"vision: {exc}")
 
     @property
     def scanner(self) -> Any:

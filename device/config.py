@@ -232,6 +232,8 @@ CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("led", "pin"): _bcm_pin,
     ("voice", "command"): _command,
     ("vision", "corners"): _corners,
+    ("vision", "unread_after"): _between(0.5, 60),
+    ("vision", "ask_after"): _between(0.5, 600),
     ("web", "port"): _between(0, 65535),  # 0: any free port (tests, benchmarks)
     ("web", "max_clients"): _between(1, 100),
     ("web", "pin"): _table_pin,
@@ -248,6 +250,8 @@ def _validated(values: dict[str, dict[str, Any]], origin: str) -> dict[str, dict
     camera = values["camera"]
     if camera["retry_min"] > camera["retry_max"]:
         raise ConfigError(f"{origin}: camera.retry_min must not exceed camera.retry_max")
+    if values["vision"]["unread_after"] > values["vision"]["ask_after"]:
+        raise ConfigError(f"{origin}: vision.unread_after must not exceed vision.ask_after")
     _check_pins_distinct(values, origin)
     return values
 

@@ -207,6 +207,18 @@ def check_disk(config: Config) -> Check:
     return Check("disk", OK, f"{free_mb} MB free on {folder}")
 
 
+def check_table(config: Config) -> Check:
+    """The picture of the bare table (the calibration step) is kept."""
+    from device.reference import describe, reference_path
+
+    path = reference_path(settings.journal_path(config))
+    if path.exists():
+        return Check("table", OK, f"bare table kept: {describe(path)}")
+    return Check("table", WARN, "no picture of the bare table yet",
+                 "before the first game, clear the play area and press NEXT when the "
+                 "companion asks (it tells cards from the table better with one)")
+
+
 def _existing_parent(folder: Path) -> Path:
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -274,6 +286,7 @@ def _recoveries(path: Path) -> list[dict[str, Any]]:
 
 CHECKS: tuple[Callable[[Config], Check], ...] = (
     check_camera, check_gpio, check_model, check_voice, check_port, check_disk, check_journal,
+    check_table,
 )
 
 

@@ -12,7 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from device.capture import STACK_PAST_VIEW
+from device.reference import CALIBRATE
 from device.service import Update
+from device.tracking import LOCATION_QUESTION
 from engine.decisions import Kind
 from engine.state import Phase
 
@@ -27,10 +29,13 @@ NEEDS_PAGE = frozenset({Kind.PLACE, Kind.TARGET, Kind.FACE, Kind.CHOOSE, Kind.BL
 
 class StatusLight:
     """Follows updates and keeps the mode; an error lasts until the next good update,
-    a lost camera until it is back."""
+    a lost camera until it is back, and a question the table has not answered yet
+    (``asking``) keeps asking for attention while the game goes on."""
 
-    def __init__(self, show: Callable[[str], None]) -> None:
+    def __init__(self, show: Callable[[str], None],
+                 asking: Callable[[], bool] = lambda: False) -> None:
         self.show = show
+        self.asking = asking
         self.mode = OFF
         self.camera_lost = False
 
@@ -39,7 +44,8 @@ class StatusLight:
             self.camera_lost = True
         elif update.kind == "camera-back":
             self.camera_lost = False
-        self.set(ERROR if self.camera_lost else mode_for(update))
+        mode = ERROR if self.camera_lost else mode_for(update)
+        self.set(ATTENTION if mode == READY and self.asking() else mode)
 
     def set(self, mode: str) -> None:
         if mode != self.mode:
@@ -51,7 +57,8 @@ def mode_for(update: Update) -> str:
     """The LED mode one update calls for (ignoring a lost camera)."""
     if update.kind == "error":
         return ERROR
-    if update.kind in ("question", STACK_PAST_VIEW):  # the table must settle or fix something
+    if update.kind in ("question", LOCATION_QUESTION, CALIBRATE, STACK_PAST_VIEW):
+        # the table must settle or fix something
         return ATTENTION
     state = update.state
     pending = state.pending

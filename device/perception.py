@@ -3,12 +3,16 @@
 :class:`Perception` turns a stream of frames (with their times) into a new
 :data:`~device.tracker.View` whenever the stable picture of the table changes — a card
 added or removed, a stack one card deeper or shallower — and into nothing while a hand
-is over a location or the picture has not settled. The service's camera loop and
-``companion replay`` both use it.
+is over a location or the picture has not settled. A location that stays unreadable
+(glare, a table texture the locator misreads, something left on it) holds up nothing:
+after ``unread_after`` seconds the view carries it as
+:class:`~device.tracker.Unread`, overdue after ``ask_after`` seconds (then the table is
+asked about it). The service's camera loop and ``companion replay`` both use it.
 
 :class:`ScriptedCamera` films a scripted game (:mod:`device.script`) frame by frame
 with the scene generator: hands over the locations that change while they change, then
-the still table, under light that drifts slowly as daylight does.
+the still table, under light that drifts slowly as daylight does; optionally on another
+kind of table, and with something left lying over a location for a while.
 """
 
 from __future__ import annotations
@@ -24,37 +28,54 @@ import cv2
 import numpy as np
 
 from device.script import Layout, Moment
-from device.tracker import Seen, View
+from device.tracker import Seen, Unread, View
 from engine.board import LOCATIONS
 
 SETTLED = ("empty", "card", "face_down")  # stable states the tracker can use
+# A hand placing a card leaves a location unread for about a second; glare or a misread
+# table for as long as it lasts. Past UNREAD_AFTER_S the view no longer waits for the
+# location; past ASK_AFTER_S the table is asked what lies there ([vision] settings).
+UNREAD_AFTER_S = 2.0
+ASK_AFTER_S = 5.0
 
 
-def view_from_stable(states: Mapping[str, Any]) -> View | None:
-    """A view from the stabiliser's per-location states; None until all have settled.
+def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFTER_S,
+                     ask_after: float = ASK_AFTER_S) -> View | None:
+    """A view from the stabiliser's per-location states.
 
-    ``states`` maps location names to objects with ``state``, ``top`` and ``depth``
-    (:class:`vision.stabilize.LocationState`).
+    ``states`` maps location names to objects with ``state``, ``top``, ``depth`` and
+    ``unread_for`` (:class:`vision.stabilize.LocationState`). A location unread for
+    ``unread_after`` seconds is :class:`~device.tracker.Unread` (overdue after
+    ``ask_after``); None while one is still settling, or none can be read at all.
     """
-    seen = []
+    seen: list[Seen | Unread] = []
     for loc in LOCATIONS:
         state = states.get(loc.value)
-        if state is None or state.state not in SETTLED:
+        if state is None:
             return None
-        if state.state == "empty":
+        unread = float(getattr(state, "unread_for", 0.0))
+        if unread >= unread_after:
+            seen.append(Unread(overdue=unread >= ask_after))
+        elif state.state not in SETTLED:
+            return None  # a hand over it, or the first half second: it will settle
+        elif state.state == "empty":
             seen.append(Seen(0))
         else:
             down = state.state == "face_down"
             seen.append(Seen(max(1, int(state.depth)), None if down else state.top, down))
+    if all(isinstance(s, Unread) for s in seen):
+        return None
     return (seen[0], seen[1], seen[2], seen[3])
 
 
 class Perception:
     """Frames in; a new view out whenever the stable table changes."""
 
-    def __init__(self, scanner: Any, stabilizer: Any) -> None:
+    def __init__(self, scanner: Any, stabilizer: Any, unread_after: float = UNREAD_AFTER_S,
+                 ask_after: float = ASK_AFTER_S) -> None:
         self.scanner = scanner
         self.stabilizer = stabilizer
+        self.unread_after, self.ask_after = unread_after, ask_after
         self.view: View | None = None
         self.frames = 0
 
@@ -62,7 +83,7 @@ class Perception:
         """Scan one frame taken at ``t`` seconds; the new view if the table changed."""
         self.frames += 1
         self.stabilizer.update(self.scanner.scan(frame), t)
-        view = view_from_stable(self.stabilizer.state)
+        view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)
         if view is None or view == self.view:
             return None
         self.view = view
@@ -82,61 +103,84 @@ class ScriptedCamera:
     style: str = "classic"
     photo_dir: Path | None = None
     drift_period_s: float = 90.0  # the light's slow swing, ±20 %
+    table: str | None = None  # a table kind of vision.synth.scene (None: its default)
+    lamp: tuple[float, float, float] | None = None  # a lamp's fixed reflection: x, y, r mm
     t: float = 0.0
-    _last: tuple[tuple[Layout, tuple[str, ...]], np.ndarray] | None = field(
+    _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
 
-    def frames(self, layout: Layout, hands_over: tuple[str, ...] = ()) -> Iterator[
-            tuple[np.ndarray, float]]:
-        """Frames for one change of the table: hands first, then the still table."""
+    def frames(self, layout: Layout, hands_over: tuple[str, ...] = (),
+               covered: tuple[str, ...] = ()) -> Iterator[tuple[np.ndarray, float]]:
+        """Frames for one change of the table: hands first, then the still table.
+
+        ``covered``: locations with something lying over them all the while.
+        """
         for k in range(self.hand_frames if hands_over else 0):
-            yield self._frame(layout, hands_over, k), self._tick()
+            yield self._frame(layout, hands_over, covered, k), self._tick()
         for k in range(self.still_frames):
-            yield self._frame(layout, (), k), self._tick()
+            yield self._frame(layout, (), covered, k), self._tick()
 
     def _tick(self) -> float:
         self.t += 1.0 / self.fps
         return self.t
 
-    def _frame(self, layout: Layout, hands: tuple[str, ...], k: int) -> np.ndarray:
+    def _frame(self, layout: Layout, hands: tuple[str, ...], covered: tuple[str, ...],
+               k: int) -> np.ndarray:
         from vision.synth import effects
 
         rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
         gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
-        frame = cv2.convertScaleAbs(self._scene(layout, hands), alpha=gain)
+        frame = cv2.convertScaleAbs(self._scene(layout, hands, covered), alpha=gain)
         frame = effects.noise(frame, rng, 5.0)
         return effects.jpeg(frame, rng, (75, 90))
 
-    def _scene(self, layout: Layout, hands: tuple[str, ...]) -> np.ndarray:
-        # The scene is a pure function of the layout and the hands (the generator is
-        # seeded afresh each time), so a still table is drawn once, not once per frame;
-        # only the light, the sensor noise and the JPEG differ from frame to frame.
-        if self._last is not None and self._last[0] == (layout, hands):
+    def _scene(self, layout: Layout, hands: tuple[str, ...],
+               covered: tuple[str, ...]) -> np.ndarray:
+        # The scene is a pure function of the layout, the hands and what covers a
+        # location (the generator is seeded afresh each time), so a still table is drawn
+        # once, not once per frame; only the light, the sensor noise and the JPEG differ
+        # from frame to frame.
+        key = (layout, hands, covered)
+        if self._last is not None and self._last[0] == key:
             return self._last[1]
         from vision.synth import scene
         from vision.synth.cards import FACE_DOWN
 
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
                   for loc, stack in zip(LOCATIONS, layout, strict=True)}
+        # A table kind or a lamp only when asked for, so the scene's defaults stay so.
+        kind: dict[str, Any] = {k: v for k, v in (("table", self.table), ("lamp", self.lamp))
+                                if v is not None}
         options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
-                                     hands=hands, glare=0.0)
+                                     hands=hands, objects=covered, glare=0.0, **kind)
         frame, _ = scene.render(stacks, random.Random(self.seed), options)
-        self._last = ((layout, hands), frame)
+        self._last = (key, frame)
         return frame
 
 
+Cover = Callable[[int], tuple[str, ...]]  # moment number → locations covered meanwhile
+
+
 def camera_perceiver(
-    perception: Perception, camera: ScriptedCamera
+    perception: Perception, camera: ScriptedCamera, cover: Cover | None = None,
 ) -> Callable[[Moment], View | None]:
-    """A ``perceive`` hook for :func:`device.replay.replay_script` through real vision."""
+    """A ``perceive`` hook for :func:`device.replay.replay_script` through real vision.
+
+    ``cover``: what lies over a location for a while (an object the locator cannot see
+    past), by moment.
+    """
+    moments = 0
 
     def perceive(moment: Moment) -> View | None:
+        nonlocal moments
+        k, moments = moments, moments + 1
         if moment.layout is None:
             return None
         hands = tuple(loc.value for loc in moment.hands_over)
+        covered = cover(k) if cover is not None else ()
         latest = None
-        for frame, t in camera.frames(moment.layout, hands):
+        for frame, t in camera.frames(moment.layout, hands, covered):
             view = perception.feed(frame, t)
             if view is not None:
                 latest = view

@@ -7,7 +7,8 @@ A game folder (``GAME_DIR``; docs/game-folder.md describes it for users) holds:
 * ``timeline.jsonl``: one JSON object per line, in time order, each with ``"t"``
   (seconds) and one of ``"frame"`` (a file in ``frames/``), ``"button"`` (die, automa,
   next, undo), ``"answer"`` (an event a phone played: an answer or a correction),
-  ``"question"`` (the number of the reading a phone chose), ``"undo"`` (true);
+  ``"question"`` (the number of the reading a phone chose; for "what is on top of
+  Luna?" also ``"told"``: ``{"depth", "top", "face_down"}``), ``"undo"`` (true);
 * ``frames/``: the camera's frames as JPEG files;
 * ``script.json`` (scripted games only): the game the bots really played, so that
   ``companion replay --oracle`` can answer on the table's behalf; their timelines also
@@ -34,6 +35,7 @@ from device.perception import ScriptedCamera, view_from_stable
 from device.replay import horizons
 from device.script import Oracle, Script
 from device.service import AnswerQuestion, CameraChanges, NewGame, Play, Press, Service, Undo
+from device.tracker import LOCATION, Seen
 from device.tracking import TableTracking
 from engine.events import Event, Setup, from_dict, to_dict
 from engine.game import Game
@@ -80,7 +82,10 @@ class Recorder:
         elif isinstance(command, Play):
             self._line({"answer": to_dict(command.event)})
         elif isinstance(command, AnswerQuestion):
-            self._line({"question": command.index})
+            told = command.told
+            self._line({"question": command.index} if told is None else {
+                "question": command.index,
+                "told": {"depth": told.depth, "top": told.top, "face_down": told.face_down}})
         elif isinstance(command, Undo):
             self._line({"undo": True})
 
@@ -249,6 +254,8 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
                 _answer_for_table(table, svc, tracking, outcome)
         else:
             _command(item, svc, outcome)
+    if table is not None and tracking.idle(svc):
+        _answer_for_table(table, svc, tracking, outcome)  # what the camera still cannot read
     outcome.seconds = time.perf_counter() - started
     return outcome
 
@@ -277,13 +284,22 @@ def _command(item: dict[str, Any], svc: Service, outcome: Outcome) -> None:
     elif "answer" in item:
         _call(svc, Play(_event(item["answer"]), source="replay"), outcome)
     elif "question" in item:
-        _call(svc, AnswerQuestion(int(item["question"]), source="replay"), outcome)
+        told = _told(item["told"]) if "told" in item else None
+        _call(svc, AnswerQuestion(int(item["question"]), source="replay", told=told), outcome)
     elif "undo" in item:
         _call(svc, Undo(source="replay"), outcome)
 
 
 def _event(data: Any) -> Event:
     return from_dict(data)
+
+
+def _told(data: Any) -> Seen:
+    """A recorded answer to "what is on top of Luna?"."""
+    try:
+        return Seen(int(data["depth"]), data.get("top"), bool(data.get("face_down", False)))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RecordingError(f"a 'told' answer must be {{depth, top, face_down}}: {exc}") from exc
 
 
 def _call(svc: Service, command: Any, outcome: Outcome) -> None:
@@ -298,7 +314,12 @@ def _answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,
     """The table answers questions and the decisions only it can (scripted games)."""
     for _ in range(200):
         tracker = tracking.tracker
-        if svc.question is not None and tracker is not None:
+        question = svc.question
+        if question is not None and question.kind == LOCATION:
+            told = table.tell(question.location)
+            _call(svc, AnswerQuestion(0, source="replay", told=told), outcome)
+            continue
+        if question is not None and tracker is not None:
             anchor = svc.game.states[tracker.anchor]
             _call(svc, AnswerQuestion(table.answer(svc.game, svc.question, anchor)), outcome)
             continue

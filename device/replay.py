@@ -6,18 +6,21 @@ it, with an :class:`~device.script.Oracle` standing in for the people at the tab
 checks the result against the truth: the tokens after every turn, the turn the end was
 triggered, the final scores. ``perceive`` turns each layout into a camera view: the
 default is a perfect camera; the vision pipeline plugs in here (frames rendered by the
-scene generator, scanned and stabilised).
+scene generator, scanned and stabilised), and :func:`hiding` makes any camera blind at
+a location for stretches of the game (a lamp's reflection, say).
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from device.script import Moment, Oracle, Script, view_of_layout
-from device.tracker import Follow, View
+from device.script import Layout, Moment, Oracle, Script, view_of_layout
+from device.tracker import LOCATION, Follow, Unread, View
+from engine.board import LOCATIONS, Location
 from engine.endgame import final_table
 from engine.errors import IllegalActionError
 from engine.game import Game
@@ -74,9 +77,11 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report
     if moments:
         oracle.advance(moments[0].truth_len)
         _settle(follow, oracle, report)
+    table: Layout | None = None  # the table as it lies now
     for k, moment in enumerate(moments):
         if moment.button is not None:
             follow.on_button(moment.button)
+        table = moment.layout or table
         view = perceive(moment)
         if view is not None:
             follow.on_view(view)
@@ -85,7 +90,9 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report
         # lies, comes first): whatever they decide before the table's next visible change.
         if upcoming[k] != moment.truth_len or k + 1 == len(moments):
             oracle.advance(upcoming[k])
-            _settle(follow, oracle, report)
+            _settle(follow, oracle, report, table)
+    if _still_unread(follow):  # the table waits at the end: time passes, the page asks
+        _settle(follow, oracle, report, table)
     report.seconds = time.perf_counter() - started
     _compare(script, follow, oracle, report)
     return report
@@ -109,10 +116,26 @@ def horizons(script: Script) -> list[int]:
     return out[::-1]
 
 
-def _settle(follow: Follow, oracle: Oracle, report: Report) -> None:
+def _still_unread(follow: Follow) -> bool:
+    """Make the locations still unread when the moments run out overdue; any?"""
+    view = follow.last_view
+    if view is None or not any(isinstance(seen, Unread) for seen in view):
+        return False
+    follow.on_view(tuple(Unread(overdue=True) if isinstance(seen, Unread) else seen
+                         for seen in view))  # type: ignore[arg-type]
+    follow.on_idle()
+    return True
+
+
+def _settle(follow: Follow, oracle: Oracle, report: Report, table: Layout | None = None,
+            ) -> None:
     """Let the table answer open questions and decisions only it can answer."""
     for _ in range(200):
         question = follow.tracker.question
+        if question is not None and question.kind == LOCATION:
+            assert question.location is not None
+            follow.on_tell(question.location, oracle.tell(question.location, table))
+            continue
         if question is not None:
             anchor = follow.game.states[follow.tracker.anchor]
             index = oracle.answer(follow.game, question, anchor)
@@ -129,6 +152,53 @@ def _settle(follow: Follow, oracle: Oracle, report: Report) -> None:
             report.problems.append(f"the table's answer {event.describe()} was refused: {exc}")
             return
     report.problems.append(f"the table kept answering: {follow.game.state.fen()}")
+
+
+# A location stays unread for this many of a camera's views before the table is asked
+# (the scripted camera takes about 1.3 s per change, so a few seconds).
+OVERDUE_VIEWS = 3
+
+
+def hiding(perceive: Perceive, stretches: Sequence[tuple[Location, int, int]],
+           overdue_after: int = OVERDUE_VIEWS) -> Perceive:
+    """``perceive``, blind at a location for stretches of the game.
+
+    ``stretches``: (location, first moment, moments). While one lasts, the location
+    reads :class:`~device.tracker.Unread`, overdue from its ``overdue_after``-th view.
+    """
+    moments = 0
+    views: Counter[int] = Counter()  # views seen so far in each stretch
+
+    def perceive_hiding(moment: Moment) -> View | None:
+        nonlocal moments
+        k, moments = moments, moments + 1
+        view = perceive(moment)
+        if view is None:
+            return None
+        seen = list(view)
+        for n, (loc, first, length) in enumerate(stretches):
+            if first <= k < first + length:
+                views[n] += 1
+                seen[loc.pos] = Unread(overdue=views[n] >= overdue_after)
+        return (seen[0], seen[1], seen[2], seen[3])
+
+    return perceive_hiding
+
+
+def random_stretches(moments: int, rate: float, rng: random.Random,
+                     lengths: tuple[int, int] = (5, 15)) -> list[tuple[Location, int, int]]:
+    """Stretches for :func:`hiding`: at each moment with none under way, one begins with
+    probability ``rate``, at a random location, lasting ``lengths`` moments (inclusive)."""
+    out: list[tuple[Location, int, int]] = []
+    k = 0
+    while k < moments:
+        if rng.random() < rate:
+            length = rng.randint(*lengths)
+            out.append((rng.choice(LOCATIONS), k, length))
+            k += length
+        else:
+            k += 1
+    return out
 
 
 def _compare(script: Script, follow: Follow, oracle: Oracle, report: Report) -> None:

@@ -110,12 +110,13 @@ def layout_of(state: GameState) -> Layout:
 
 def view_of_layout(layout: Layout) -> View:
     """What a perfect camera sees: each stack's depth and its face-up top card."""
-    seen = []
-    for stack in layout:
-        top = stack[-1] if stack else None
-        seen.append(Seen(len(stack), top[0] if top and not top[1] else None,
-                         bool(top and top[1])))
+    seen = [seen_of_stack(stack) for stack in layout]
     return (seen[0], seen[1], seen[2], seen[3])
+
+
+def seen_of_stack(stack: tuple[tuple[str | None, bool], ...]) -> Seen:
+    top = stack[-1] if stack else None
+    return Seen(len(stack), top[0] if top and not top[1] else None, bool(top and top[1]))
 
 
 # --- writing a script ---------------------------------------------------------------
@@ -359,6 +360,12 @@ class Oracle:
         index = next((k for k, o in enumerate(my_options.options) if _same_effect(o, chosen)),
                      event.index)
         return replace(event, index=index, revealed=chosen.revealed)
+
+    def tell(self, location: Location, table: Layout | None = None) -> Seen:
+        """What lies on top of ``location``, as people looking at ``table`` say (by
+        default the table as it lies before the next change a camera could see)."""
+        layout = table if table is not None else layout_of(self.states[max(0, self.cursor - 1)])
+        return seen_of_stack(layout[location.pos])
 
     def answer(self, game: Game, question: Question, anchor: GameState) -> int:
         """The reading that leads where the truth went (else "the camera is wrong").

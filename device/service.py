@@ -86,10 +86,15 @@ class CameraChanges(Command):
 
 @dataclass(frozen=True)
 class AnswerQuestion(Command):
-    """The table's answer to the tracker's open question (a reading's number)."""
+    """The table's answer to the tracker's open question (a reading's number).
+
+    ``told``: the answer to "what is on top of Luna?" instead (a
+    :class:`device.tracker.Seen`: a card, a card face down, or nothing, and the count).
+    """
 
     index: int
     source: str = "web"
+    told: Any = None
 
 
 @dataclass(frozen=True)

@@ -62,9 +62,22 @@ class Seen:
     depth: int
     top: str | None = None  # the identified top card; None when not identified
     face_down: bool = False
+    # The table said so (an answer to "what is on top of Luna?") while the camera could
+    # not read the location: it stands in for the camera until the camera reads it again.
+    told: bool = False
 
 
-View = tuple[Seen, Seen, Seen, Seen]
+@dataclass(frozen=True)
+class Unread:
+    """A location the camera cannot read (glare, a texture it misreads, something left on
+    it). The tracker takes it as unconstrained and never infers a move there.
+    ``overdue``: it has stayed unreadable long enough that the table is asked about it."""
+
+    overdue: bool = False
+
+
+UNREAD = Unread()
+View = tuple[Seen | Unread, Seen | Unread, Seen | Unread, Seen | Unread]
 
 
 class Button(StrEnum):
@@ -92,13 +105,57 @@ class Question:
 
     prompt: str
     readings: tuple[Reading, ...]
-    kind: str = "unexpected"  # UNEXPECTED, COVERED_CARD or ORDER
+    kind: str = "unexpected"  # UNEXPECTED, COVERED_CARD, ORDER or LOCATION
+    location: Location | None = None  # LOCATION: the location asked about
 
 
 # Question kinds. Unexpected: nothing explains what the camera saw. Covered card: a
 # card left a stack from under others, and only depth changed. Order: several sequences
-# of moves fit the views (two changes seen at once, say).
-UNEXPECTED, COVERED_CARD, ORDER = "unexpected", "covered card", "order"
+# of moves fit the views (two changes seen at once, say). Location: the camera cannot
+# read a location; the answer is what lies there (Follow.on_tell), not a reading.
+UNEXPECTED, COVERED_CARD, ORDER, LOCATION = "unexpected", "covered card", "order", "location"
+
+
+def location_question(location: Location, again: bool = False) -> Question:
+    """"What is on top of Luna?": answered with a card, a card face down, or nothing."""
+    return Question(f"What is on top of {location.label}{' now' if again else ''}?", (),
+                    LOCATION, location)
+
+
+def location_answer(state: GameState, location: Location, top: str | None = None, *,
+                    face_down: bool = False, depth: int | None = None) -> Seen:
+    """The table's answer to a location question, as the camera would have seen it.
+
+    ``top`` names the card on top, ``face_down`` says a card lies face down there, and
+    neither says the location is empty. Without ``depth`` the count follows from the
+    engine's stack: a card already in it has the cards above it gone, any other card
+    (or a card face down on a face-up top) is one more.
+
+    :raises IllegalActionError: a card and face down at once, or a count that does not
+        fit (an empty location holds no card; a card needs a count of at least one).
+    """
+    if top is not None and face_down:
+        raise IllegalActionError("a card cannot be named and face down at once", rule="tracker")
+    if top is None and not face_down:
+        if depth not in (None, 0):
+            raise IllegalActionError(f"an empty location holds no cards, not {depth}",
+                                     rule="tracker")
+        return Seen(0)
+    stack = state.stack_at(location)
+    if depth is None:
+        depth = len(stack) + 1
+        if face_down and stack and stack[-1].face_down:
+            depth = len(stack)
+        cards = [slot.card for slot in stack]
+        if top is not None and top in cards:
+            depth = cards.index(top) + 1
+    if not 1 <= depth <= MAX_TOLD_DEPTH:
+        raise IllegalActionError(f"a count of {depth} cards is not possible here "
+                                 f"(1 to {MAX_TOLD_DEPTH})", rule="tracker")
+    return Seen(depth, top, face_down)
+
+
+MAX_TOLD_DEPTH = 40  # more cards than any stack reaches in a game
 
 
 @dataclass(frozen=True)
@@ -134,6 +191,8 @@ def mismatch(state: GameState, view: View, slack: int = 0) -> int:
     """
     total = 0
     for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Unread):
+            continue  # unconstrained: whatever the engine holds there may be so
         stack = state.stack_at(loc)
         if not _depth_agrees(stack, seen, slack):
             total += abs(len(stack) - seen.depth)
@@ -178,6 +237,14 @@ class Tracker:
     evidence: list[View | Button] = field(default_factory=list)
     question: Question | None = None
     waiting_on: Decision | None = None  # the decision the table must answer, if any
+    # Where the latest explanation failed for want of a reading: locations the camera
+    # cannot read, or read only through an earlier answer of the table (see Follow).
+    blind: frozenset[Location] = frozenset()
+    _fresh: frozenset[Location] = frozenset()  # told by the table in the latest view itself
+    # While waiting for the table's answer: how much evidence the events up to the wait
+    # explained (what came after, a DIE pressed meanwhile, is explained after the answer).
+    _explained: int | None = None
+    _slack: int = 0
     _settle_after: bool = False  # the next applied verdict closes the evidence
     _keep_view: bool = False  # ... and keeps the latest view, which it explains
     # Where a roll settled a reading NEXT may still overturn: anchor, own events, evidence.
@@ -192,13 +259,20 @@ class Tracker:
         self.evidence = []
         self.question = None
         self._before_roll = None
+        self._explained = None
 
-    def observe(self, game: Game, view: View) -> Verdict:
-        """A new stable view: explain it from the anchor."""
+    def observe(self, game: Game, view: View,
+                fresh: frozenset[Location] = frozenset()) -> Verdict:
+        """A new stable view: explain it from the anchor.
+
+        ``fresh``: locations whose reading the table has just told (see :class:`Seen`).
+        """
         self._resync(game)
-        if self.evidence and self.evidence[-1] == view:
+        if self.evidence and self.evidence[-1] == view and not fresh:
             return Verdict()
-        self.evidence.append(view)
+        if not self.evidence or self.evidence[-1] != view:
+            self.evidence.append(view)
+        self._fresh = fresh  # an answer given again is explained again (without asking)
         return self._explain(game.states, view)
 
     def press(self, game: Game, button: Button, view: View) -> Verdict:
@@ -213,8 +287,11 @@ class Tracker:
             self._before_roll = None
         pending = game.state.pending
         if button is Button.NEXT and not self.played and pending is not None and (
-                pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0):
-            return Verdict()  # the turn it ends is over already (the camera settled it)
+                pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0
+                and not _unread(view)):
+            # The turn it ends is over already (the camera settled it), unless it was
+            # played where the camera cannot read.
+            return Verdict()
         self.evidence.append(button)
         return self._explain(game.states, view)
 
@@ -289,8 +366,12 @@ class Tracker:
         """
         if _answered(game, self.anchor) != len(self.played):
             views: list[View | Button] = [e for e in self.evidence if not isinstance(e, Button)]
+            after = [] if self._explained is None else self.evidence[self._explained:]
             self.settle(len(game.log))
-            self.evidence = views[-1:]
+            # What the events up to the table's answer did not explain stays to be
+            # explained, in order, after the latest view if none of it is a view.
+            self.evidence = after if any(not isinstance(e, Button) for e in after) else (
+                views[-1:] + after)
 
     def waits_for_table(self, game: Game) -> bool:
         """Is the game's open decision one the tracker left for the table to answer?"""
@@ -308,8 +389,11 @@ class Tracker:
 
     def _explain(self, states: Sequence[GameState], view: View) -> Verdict:
         self.question = None  # a fresh explanation replaces any question still open
+        self.blind = frozenset()
+        self._explained = None
         start = states[self.anchor]
         readings, nearest, stops = self._readings(start, 0)
+        self._slack = 0  # the slack the readings (or the stops) were found with
         if (readings or stops) and self._miscount_would_do(states, view):
             # Only a stack's count says more happened than was played, and a count can
             # be off: the table says which (see DEPTH_SLACK).
@@ -327,8 +411,18 @@ class Tracker:
             # the die or a choice: a roll is never taken back, so the die is not rolled
             # on part of the evidence while the whole of it has an explanation.
             found, _, found_stops = self._readings(start, slack)
+            if found or not stops:
+                self._slack = slack
             readings, stops = found, stops or found_stops
+        if (readings or stops) and self._rivalled(start, readings or stops):
+            # Something at a location the camera cannot read would explain it as well
+            # (a card gained there, not a Scout): the table is asked there first.
+            self.blind = _unsure(view) - self._fresh
+            return Verdict()
         if len(readings) == 1 or _same_outcome(start, readings):
+            guessed = self._blind_guess(start, readings[0])
+            if guessed is not None:
+                return self._stop_at(start, readings[0][:guessed])
             return self._verdict_for(readings[0])
         if readings:
             return self._ask(start, readings)
@@ -342,8 +436,13 @@ class Tracker:
         if mismatch(states[-1], view, DEPTH_SLACK) == 0 and all(
                 isinstance(e, tuple) for e in self.evidence):
             return Verdict()
+        # Perhaps what happened lies where the camera cannot read: the table is asked
+        # about that location (Follow), never told the camera saw something unexpected.
+        self.blind = _unsure(view) - self._fresh
         if isinstance(self.evidence[-1], Button):
             return Verdict()  # pressed before the camera saw the move: wait for the view
+        if self.blind:
+            return Verdict()
         # Nothing passes through every view in turn. Perhaps a view in between was a
         # slip (a card put on the wrong stack, then moved): offer what explains the last.
         final, _, _ = self.search(start, (view,), DEPTH_SLACK)
@@ -372,8 +471,63 @@ class Tracker:
 
     def _stop_at(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
         rolls = _rolls(_after(start, seq))
+        if not rolls:
+            self._explained = self._seen_by(start, seq)
         # After a roll, what the camera saw since is explained again.
         return replace(self._verdict_for(seq), wait=not rolls, again=rolls)
+
+    def _rivalled(self, start: GameState, readings: list[tuple[Event, ...]]) -> bool:
+        """Would a move where the camera cannot read explain the evidence as well?"""
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        wild = _unread(views[-1]) if views else frozenset()
+        if not wild:
+            return False  # what lies there now is read: a move made there would show
+        if any(isinstance(e, Scout) for e in readings[0]):
+            return True  # or a card deployed unseen there (no search can name it)
+        found, _, _ = self.search(start, tuple(self.evidence), self._slack, wild=wild)
+        rivals = [seq for seq in found if seq not in readings]
+        return bool(rivals) and not _same_outcome(start, [readings[0], *rivals])
+
+    def _blind_guess(self, start: GameState, seq: tuple[Event, ...]) -> int | None:
+        """Where ``seq`` answers a choice nobody can see that another answer would
+        explain as well, however much longer (the shortest explanation is not evidence
+        enough: a "may" declined looks like one used where all it did was unseen), or
+        where the search could not try every answer; None when there is no such choice.
+        Such a choice is left to the table."""
+        evidence = tuple(self.evidence)
+        last = next((e for e in reversed(evidence) if not isinstance(e, Button)), view_of(start))
+        node = _Node(start, (), 0, _turns(start)).consume(evidence, self._slack)
+        for i, event in enumerate(seq):
+            pending = node.state.pending
+            if pending is not None and _blind(pending) and node.seen < len(evidence):
+                rest = evidence[node.seen:]
+                target, button = node.next_evidence(evidence)
+                others = [o for o in candidates(node.state, target or last, button) if o != event]
+                if len(others) < len(pending.options) - 1 or any(
+                        self._explains(node.state, other, rest) for other in others):
+                    return i  # an answer the search never tried, or one that fits too
+            node = _Node(apply(node.state, event), (*node.seq, event), node.seen,
+                         node.turns).consume(evidence, self._slack)
+        return None
+
+    def _explains(self, state: GameState, event: Event,
+                  evidence: tuple[View | Button, ...]) -> bool:
+        """Could ``event`` played in ``state`` lead through ``evidence``?"""
+        try:
+            after = apply(state, event)
+        except IllegalActionError:
+            return False
+        found, _, stops = self.search(after, evidence, self._slack, self.budget // 4)
+        return bool(found or stops)  # or would, once the table names what it needs
+
+    def _seen_by(self, start: GameState, seq: Sequence[Event]) -> int:
+        """How many items of the evidence ``seq`` explains, played from ``start``."""
+        evidence = tuple(self.evidence)
+        node = _Node(start, (), 0, _turns(start)).consume(evidence, self._slack)
+        for event in seq:
+            node = _Node(apply(node.state, event), (*node.seq, event), node.seen,
+                         node.turns).consume(evidence, self._slack)
+        return node.seen
 
     def _ask(self, start: GameState, readings: list[tuple[Event, ...]]) -> Verdict:
         """Play what every reading agrees on; ask about where they part.
@@ -387,6 +541,7 @@ class Tracker:
         views = [e for e in self.evidence if not isinstance(e, Button)]
         if after.pending is not None and (not _visible_choice(after.pending) or
                                           _waits_for_table(after, views[-1])):
+            self._explained = self._seen_by(start, shared)
             return replace(verdict, wait=True)
         loc = _covered_choice([r[len(shared)] for r in readings if len(r) > len(shared)])
         prompt = (f"Which card was taken from {loc.label}?" if loc is not None
@@ -409,6 +564,7 @@ class Tracker:
 
     def search(
         self, start: GameState, evidence: tuple[View | Button, ...], slack: int = 0,
+        budget: int | None = None, wild: frozenset[Location] = frozenset(),
     ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
         """Shortest event sequences from ``start`` that pass through the evidence in order.
 
@@ -422,7 +578,8 @@ class Tracker:
         """
         views = [e for e in evidence if not isinstance(e, Button)]
         last_view = views[-1] if views else view_of(start)
-        search = _Search(self.budget, evidence, last_view, view_of(start), slack)
+        search = _Search(budget or self.budget, evidence, last_view, view_of(start), slack,
+                         wild)
         level = [_Node(start, (), 0, _turns(start)).consume(evidence, slack)]
         while level and search.budget > 0:
             closed, branches = search.close(level)
@@ -453,9 +610,11 @@ class _Search:
     """Bookkeeping for one search: the budget and the nearest misses."""
 
     def __init__(self, budget: int, evidence: tuple[View | Button, ...], last: View,
-                 first: View, slack: int) -> None:
+                 first: View, slack: int, wild: frozenset[Location] = frozenset()) -> None:
         self.budget = budget
         self.slack = slack  # see DEPTH_SLACK
+        self.wild = wild
+        self.unseen = bool(_unread_in(evidence))
         self.evidence = evidence
         self.last = last
         self.first = first
@@ -483,8 +642,11 @@ class _Search:
 
     def expand(self, node: _Node) -> list[_Node]:
         target, button = node.next_evidence(self.evidence)
+        if target is not None:
+            target = _ahead(target, self.evidence[node.seen:])
         children = []
-        for event in candidates(node.state, target or self.last, button):
+        for event in candidates(node.state, target or self.last, button, self.wild,
+                                self.unseen):
             if self.budget <= 0:
                 break
             self.budget -= 1
@@ -577,10 +739,10 @@ class _Node:
         state, seq = self.state, self.seq
         for loc, seen in zip(LOCATIONS, view, strict=True):
             stack = state.stack_at(loc)
-            if seen.top is None or not stack or stack[-1].card is not None or (
-                    stack[-1].face_down):
+            top = _top(seen)
+            if top is None or not stack or stack[-1].card is not None or stack[-1].face_down:
                 continue
-            event = Identify(loc, len(stack) - 1, seen.top)
+            event = Identify(loc, len(stack) - 1, top)
             try:
                 state = apply(state, event)
             except IllegalActionError:
@@ -628,21 +790,35 @@ def _pressed(button: Button, node: _Node, turns_before: int) -> bool:
     return True
 
 
-def candidates(state: GameState, view: View, button: Button | None = None) -> list[Event]:
-    """The pending options worth trying, with card names the camera can fill in."""
+def candidates(state: GameState, view: View, button: Button | None = None,
+               wild: frozenset[Location] = frozenset(), unseen: bool = False) -> list[Event]:
+    """The pending options worth trying, with card names the camera can fill in.
+
+    ``wild``: unread locations where a move is tried anyway (anything may have changed
+    there), to find what else could explain the rest; no move is ever played so.
+    ``unseen``: the camera could not read a location for a while, so a step the rules
+    force may have been made and undone there unseen.
+    """
     pending = state.pending
     if pending is None or pending.is_chance:
         return []
     if pending.kind is Kind.BLOCK:
         return [o for o in pending.options if isinstance(o, Decline)]
-    touched = _touched(state, view)
+    touched = _touched(state, view, wild)
     # A forced step (one option) is always tried: what the table shows next tells
     # whether it has happened yet.
     small = len(pending.options) <= MAX_BLIND_OPTIONS
     forced = len(pending.options) == 1
+    unread = _unread(view) - wild
     out: list[Event] = []
     for option in pending.options:
-        out.extend(_fill(option, view, button, touched, small, forced))
+        filled = [] if _only_where_unread(option, unread) else list(
+            _fill(option, state, view, button, touched, small, forced))
+        if forced and not filled and (unread or unseen):
+            # The rules leave no choice (Au Toma's step), made perhaps while the camera
+            # could not read there, and undone since: later views check it.
+            filled = [option]
+        out.extend(filled)
     return out
 
 
@@ -660,7 +836,8 @@ def camera_answers(event: Event) -> bool:
 CAMERA_EVENTS = (Lead, Scout, GainFrom, DrawFromDeck, Place, Moved, AutomaGain)
 
 
-def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
+def _touched(state: GameState, view: View, wild: frozenset[Location] = frozenset(),
+             ) -> dict[str, set[Location]]:
     """Where the table changed: stacks that grew or shrank, tops that changed.
 
     The named top card counts as much as the count: a card from lower in the stack on
@@ -668,6 +845,11 @@ def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
     """
     grew, shrank, changed = set(), set(), set()
     for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Unread):
+            if loc in wild:
+                grew.add(loc)
+                shrank.add(loc)
+            continue  # nothing is inferred where the camera cannot see
         stack = state.stack_at(loc)
         cards = [slot.card for slot in stack]
         differs = bool(stack) and seen.top is not None and cards[-1] not in (None, seen.top)
@@ -681,19 +863,21 @@ def _touched(state: GameState, view: View) -> dict[str, set[Location]]:
             "any": grew | shrank | changed}
 
 
-def _fill(option: Event, view: View, button: Button | None,
+def _fill(option: Event, state: GameState, view: View, button: Button | None,
           touched: dict[str, set[Location]], small: bool, forced: bool = False,
           ) -> Iterable[Event]:
     """Concrete versions of ``option`` consistent with what changed on the table."""
     grew, shrank = touched["grew"], touched["shrank"]
     if isinstance(option, Lead):
-        return _fill_lead(option, view, touched)
+        return _fill_lead(option, state, view, touched)
     if isinstance(option, Place):
         return _fill_place(option, view, touched)
     if isinstance(option, Moved):
         return [_named_by_camera(option, view)]
     if isinstance(option, GainFrom):
-        return [option] if option.location in shrank else []
+        # A new top at the same count may be a card gained and another put there since
+        # (seen together when the camera could not read the location in between).
+        return [option] if option.location in shrank | touched["changed"] else []
     if isinstance(option, DrawFromDeck):
         return [option] if button is Button.DIE else []
     if isinstance(option, Scout):
@@ -705,16 +889,19 @@ def _fill(option: Event, view: View, button: Button | None,
     return [option] if small else []  # Au Toma's confirmations, finale answers…
 
 
-def _fill_lead(option: Lead, view: View, touched: dict[str, set[Location]]) -> list[Event]:
+def _fill_lead(option: Lead, state: GameState, view: View,
+               touched: dict[str, set[Location]]) -> list[Event]:
     """A deploy shows as a new card on top of a location (that grew, unless its ability
     took a card from there before the camera settled)."""
     if option.location is None:
         return [option] if touched["shrank"] else []
     if option.location not in touched["grew"] | touched["changed"]:
         return []
-    top = view[option.location.pos].top
+    top = _top(view[option.location.pos])
     if option.card is None:
-        return [Lead(top, option.location)] if top else []
+        # A card already on the table was not deployed (it was moved, or one slid in
+        # under it: the count grew under a top the camera already knew).
+        return [Lead(top, option.location)] if top and not _on_table(state, top) else []
     return [option]
 
 
@@ -722,14 +909,14 @@ def _fill_place(option: Place, view: View, touched: dict[str, set[Location]]) ->
     """A placed card, named by what the camera reads on top."""
     if option.location not in touched["any"]:
         return []
-    return [replace(option, card=option.card or view[option.location.pos].top)]
+    return [replace(option, card=option.card or _top(view[option.location.pos]))]
 
 
 def _named_by_camera(option: Moved, view: View) -> Moved:
     """A card that lands face up on top of a location is named by what the camera reads."""
     if option.card is not None or option.target is None or option.under:
         return option
-    top = view[option.target.pos].top
+    top = _top(view[option.target.pos])
     return replace(option, card=top) if top else option
 
 
@@ -741,8 +928,58 @@ def _fill_choice(option: Choose, view: View, touched: set[Location], small: bool
         return []
     if option.value is None and option.index is None:
         # A card put down (face down, say) on top: the camera reads it if it can.
-        return [replace(option, value=view[option.location.pos].top)]
+        return [replace(option, value=_top(view[option.location.pos]))]
     return [option]  # a card already in a stack: the camera cannot name it now
+
+
+def _on_table(state: GameState, card: str) -> bool:
+    return any(slot.card == card for stack in state.locations for slot in stack)
+
+
+def _top(seen: Seen | Unread) -> str | None:
+    """The card the camera names on top of a location (None: none named, or unread)."""
+    return seen.top if isinstance(seen, Seen) else None
+
+
+def _unread(view: View) -> frozenset[Location]:
+    return frozenset(loc for loc, seen in zip(LOCATIONS, view, strict=True)
+                     if isinstance(seen, Unread))
+
+
+def _ahead(view: View, evidence: Sequence[View | Button]) -> View:
+    """``view`` with each location it cannot read taken from the next view that reads
+    it: a move made there unseen is inferred once a later view (or the table's answer)
+    shows it, and only then."""
+    out = view
+    for loc in _unread(view):
+        later = next((e[loc.pos] for e in evidence if not isinstance(e, Button)
+                      and isinstance(e[loc.pos], Seen)), None)
+        if later is not None:
+            out = _with(out, loc, later)
+    return out
+
+
+def _unread_in(evidence: Sequence[View | Button]) -> frozenset[Location]:
+    """Locations some view of the evidence could not read."""
+    out: frozenset[Location] = frozenset()
+    for item in evidence:
+        if not isinstance(item, Button):
+            out |= _unread(item)
+    return out
+
+
+def _unsure(view: View) -> frozenset[Location]:
+    """Locations the camera does not read now (unread, or told by the table instead)."""
+    return frozenset(loc for loc, seen in zip(LOCATIONS, view, strict=True)
+                     if isinstance(seen, Unread) or seen.told)
+
+
+def _only_where_unread(option: Event, unread: frozenset[Location]) -> bool:
+    """Does ``option`` touch the table only at locations the camera cannot read? Such a
+    move is never inferred: nothing seen shows it (the table is asked instead)."""
+    places = {getattr(option, name, None) for name in ("location", "source", "target")}
+    places.discard(None)
+    return bool(places) and places <= unread
 
 
 def _answered(game: Game, start: int) -> int:
@@ -830,6 +1067,8 @@ def _without_halfway_views(
 
 def _halfway(view: View, first: View, last: View, slack: int = 0) -> bool:
     for now, a, b in zip(view, first, last, strict=True):
+        if isinstance(now, Unread) or isinstance(a, Unread) or isinstance(b, Unread):
+            continue  # unread at either end: anything may lie there on the way
         off = slack if now.top is not None else 0
         if not min(a.depth, b.depth) - off <= now.depth <= max(a.depth, b.depth) + off:
             return False
@@ -837,6 +1076,13 @@ def _halfway(view: View, first: View, last: View, slack: int = 0) -> bool:
                 now.face_down and not (a.face_down or b.face_down)):
             return False
     return True
+
+
+def _blind(decision: Decision | None) -> bool:
+    """A real choice nobody at the table sees made: several answers, none on the table."""
+    return (decision is not None and not decision.is_chance and len(decision.options) > 1
+            and decision.kind is not Kind.BLOCK and not _visible_choice(decision)
+            and not any(camera_answers(o) for o in decision.options))
 
 
 def _visible_choice(decision: Decision) -> bool:
@@ -872,6 +1118,8 @@ def corrections_for(state: GameState, view: View) -> tuple[Event, ...]:
     """
     fixes: list[Event] = []
     for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Unread):
+            continue  # the camera says nothing there: the engine's stack stays
         stack = state.stack_at(loc)
         cards: list[str | None] = [slot.card for slot in stack][: seen.depth]
         while len(cards) < seen.depth:
@@ -882,6 +1130,18 @@ def corrections_for(state: GameState, view: View) -> tuple[Event, ...]:
             flags = tuple(False for _ in cards[:-1]) + ((seen.face_down,) if cards else ())
             fixes.append(SetLocation(loc, tuple(cards), flags, removed_to="banished"))
     return tuple(fixes)
+
+
+def _plain(view: View) -> View:
+    """The view as evidence: unread is unread, however long it has been."""
+    seen = [UNREAD if isinstance(s, Unread) else s for s in view]
+    return (seen[0], seen[1], seen[2], seen[3])
+
+
+def _with(view: View, location: Location, seen: Seen | Unread) -> View:
+    out = list(view)
+    out[location.pos] = seen
+    return (out[0], out[1], out[2], out[3])
 
 
 def describe(start: GameState, events: Sequence[Event]) -> str:
@@ -935,6 +1195,14 @@ class Follow:
     ``sources`` says, for every event in the log, where it came from: "camera" (the
     tracker inferred it), "asked" (a question settled it), "table" (a decision answered
     on the phone or by a button), "chance" (the companion's die or shuffle), "setup".
+
+    A location the camera cannot read (:class:`Unread`) stops nothing: the tracker
+    explains what the other three show. Once it is overdue, the table is asked what lies
+    there (one :data:`LOCATION` question); the answer is explained as a view of its own,
+    and from then on the engine's stack there stands until the camera reads the location
+    again (that reading is explained like any other, so a wrong answer shows). The
+    table is asked again only when the tracker cannot explain what the camera sees
+    without a fresh answer there.
     """
 
     game: Game
@@ -944,21 +1212,86 @@ class Follow:
     _dice: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # log index → rng state
     kinds: list[str] = field(default_factory=list)  # Question.kind of each
     sources: list[str] = field(default_factory=list)
+    told: set[Location] = field(default_factory=set)  # answered since they went unread
+    overdue: frozenset[Location] = frozenset()  # unread long enough to ask about
+    asking: Location | None = None  # the location the open location question is about
 
     def __post_init__(self) -> None:
         self.sources = ["setup"] * len(self.game.log)
 
     def on_view(self, view: View) -> Verdict:
         self.catch_up()
+        self._read_again(view)
+        self.overdue = frozenset(loc for loc, seen in zip(LOCATIONS, view, strict=True)
+                                 if isinstance(seen, Unread) and seen.overdue)
+        view = _plain(view)
         self.last_view = view
-        was_open = self.tracker.question is not None
+        was_open = self._open()
         return self._apply(self.tracker.observe(self.game, view), "camera", was_open)
 
     def on_button(self, button: Button) -> Verdict:
         self.catch_up()
         view = self.last_view or view_of(self.game.state)
-        was_open = self.tracker.question is not None
+        was_open = self._open()
         return self._apply(self.tracker.press(self.game, button, view), "camera", was_open)
+
+    def on_tell(self, location: Location, seen: Seen) -> Verdict:
+        """The table's answer to "what is on top of ``location``?" (:func:`location_answer`).
+
+        :raises IllegalActionError: when that is not the open question.
+        """
+        self.catch_up()
+        question = self.tracker.question
+        if question is None or question.kind != LOCATION or question.location is not location:
+            raise IllegalActionError(f"nobody asked what is on top of {location.label}",
+                                     rule="tracker")
+        self.tracker.question, self.asking = None, None
+        self.told.add(location)  # asked again only when it holds something up
+        view = _with(self.last_view or view_of(self.game.state), location,
+                     replace(seen, told=True))
+        # Only this view holds the answer: later ones leave the location unread, and the
+        # engine's stack there stands (the table may change it unseen).
+        return self._apply(self.tracker.observe(self.game, view, frozenset({location})), "asked")
+
+    def on_idle(self) -> None:
+        """The table has been still a long while and the game has not ended: whatever
+        the camera still cannot read is asked about (the last move may lie there)."""
+        if self.game.state.phase is Phase.PLAYING:
+            self._maybe_ask(self.overdue)
+
+    def _open(self) -> bool:
+        """Is one of the tracker's own questions open (more views may refine it)?"""
+        question = self.tracker.question
+        return question is not None and question.kind != LOCATION
+
+    def _read_again(self, view: View) -> None:
+        """The camera reads these locations again: their answers stand in no longer."""
+        for loc, seen in zip(LOCATIONS, view, strict=True):
+            if isinstance(seen, Seen):
+                self.told.discard(loc)
+                if self.asking is loc:
+                    self.asking = None  # its question is withdrawn (explaining clears it)
+
+    def _maybe_ask(self, also: frozenset[Location] = frozenset()) -> None:
+        """Ask about an overdue location (one question at a time): once when it went
+        unread with cards on it (something may be happening there unseen), and again
+        whenever the tracker cannot do without a fresh answer there. An empty location
+        the camera cannot tell from the table is not asked about until it matters."""
+        if self.tracker.question is not None:
+            return
+        state = self.game.state
+        wanted = [loc for loc in LOCATIONS if loc in self.overdue and (
+            loc in self.tracker.blind or loc in also
+            or (loc not in self.told and state.stack_at(loc)))]
+        if not wanted:
+            self.asking = None
+            return
+        loc = wanted[0]
+        self.tracker.question = location_question(loc, again=loc in self.told)
+        if self.asking is not loc:  # re-raised after an explanation cleared it: still one
+            self.questions += 1
+            self.kinds.append(LOCATION)
+        self.asking = loc
 
     def on_answer(self, index: int) -> Verdict:
         """The table answered the open question."""
@@ -998,6 +1331,7 @@ class Follow:
             self.kinds.append(verdict.question.kind)
         if verdict.again:
             return self._apply(self.tracker.recheck(self.game), source)
+        self._maybe_ask()
         return verdict
 
     def _play(self, event: Event, source: str) -> None:

@@ -8,24 +8,39 @@ replay`` drives — and has the service journal and publish whatever it changed
 and the LED. A button press is evidence too (DIE: the deck was taken; NEXT: my part is
 done); when the tracker finds nothing in it, the button keeps its plain meaning
 (:mod:`device.controls`), e.g. AUTOMA confirming Au Toma's unseen step.
+
+A location the camera cannot read for a while becomes one question, "What is on top
+of Luna?" (:data:`LOCATION_QUESTION`, spoken and shown with the LED blinking), answered
+with a card, a card face down or nothing. Where the table says a card lies face down,
+or the game knows one does and the camera cannot read it, the card back is learnt from
+that location (:mod:`device.backs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from device.perception import view_from_stable
+from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from device.service import AnswerQuestion, CameraChanges, Press, Service, Update
-from device.tracker import Button, Follow, Tracker, Verdict
+from device.tracker import LOCATION, Button, Follow, Seen, Tracker, Unread, Verdict
+from engine.board import LOCATIONS, Location
+from engine.errors import IllegalActionError
 
 BUTTONS = {"die": Button.DIE, "next": Button.NEXT, "automa": Button.AUTOMA}
+LOCATION_QUESTION = "location-question"  # the notice kind: said aloud, LED attention
+# Where a card back lies the camera cannot read: location → called to learn it there.
+LearnBack = Callable[[Location], None]
 
 
 class TableTracking:
     """Camera views and buttons → the tracker → journaled events and questions."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, unread_after: float = UNREAD_AFTER_S, ask_after: float = ASK_AFTER_S,
+                 learn_back: LearnBack | None = None) -> None:
         self.follow: Follow | None = None
+        self.unread_after, self.ask_after = unread_after, ask_after
+        self.learn_back = learn_back
+        self._backs_learnt: set[tuple[Location, int]] = set()  # (location, depth) done
 
     @property
     def tracker(self) -> Tracker | None:
@@ -38,11 +53,13 @@ class TableTracking:
         service.on_played = self.on_played
 
     def on_camera(self, service: Service, command: CameraChanges) -> Update | None:
-        """A stable change: explain the whole view (None while a location is covered)."""
-        view = view_from_stable(command.reading or {})
+        """A stable change: explain the whole view (None while a location settles)."""
+        view = view_from_stable(command.reading or {}, self.unread_after, self.ask_after)
         if view is None:
             return None
-        return self._run(service, lambda follow: follow.on_view(view), "camera")
+        update = self._run(service, lambda follow: follow.on_view(view), "camera")
+        self._learn_unread_backs(service, view)
+        return update
 
     def on_press(self, service: Service, command: Press) -> Update | None:
         button = BUTTONS.get(command.button)
@@ -55,9 +72,37 @@ class TableTracking:
         return update
 
     def on_question(self, service: Service, command: AnswerQuestion) -> Update:
+        if command.told is not None:
+            return self._tell(service, command)
         update = self._run(service, lambda follow: follow.on_answer(command.index),
                            command.source)
         return update or service.notify("camera", "answered", source="tracker")
+
+    def _tell(self, service: Service, command: AnswerQuestion) -> Update:
+        """The answer to "what is on top of Luna?"."""
+        question = service.question
+        if question is None or question.kind != LOCATION or question.location is None:
+            raise IllegalActionError("the open question is not about a location",
+                                     rule="tracker")
+        where, told = question.location, command.told
+        update = self._run(service, lambda follow: follow.on_tell(where, told), command.source)
+        if isinstance(told, Seen) and told.face_down:
+            self._learn_back(where, told.depth)
+        return update or service.notify("camera", f"{where.label}: noted", source="tracker")
+
+    def idle(self, service: Service) -> bool:
+        """The table has been still a long while: ask again about what the camera still
+        cannot read (the last move may lie there). True when a question is open."""
+        if self.follow is None or self.follow.last_view is None:
+            return False
+        if not any(isinstance(seen, Unread) for seen in self.follow.last_view):
+            return False
+        def ask_again(follow: Follow) -> Verdict:
+            follow.on_idle()
+            return Verdict()
+
+        self._run(service, ask_again, "camera")
+        return service.question is not None
 
     def on_played(self, service: Service, played: Update) -> Update | None:
         """A phone or button answered a decision: the latest view may now be explained."""
@@ -66,6 +111,7 @@ class TableTracking:
     def _follow(self, service: Service) -> Follow:
         if self.follow is None or self.follow.game is not service.game:
             self.follow = Follow(service.game)  # a new game (or the first)
+            self._backs_learnt.clear()
         return self.follow
 
     def _run(self, service: Service, act: Callable[[Follow], Verdict],
@@ -76,8 +122,23 @@ class TableTracking:
         verdict = act(follow)
         service.question = follow.tracker.question
         update = service.absorb(before, source)
-        if verdict.question is not None and service.question is not was_open:
-            return service.notify("question", verdict.question.prompt, source="tracker")
+        question = service.question
+        if question is not None and question != was_open:
+            kind = LOCATION_QUESTION if question.kind == LOCATION else "question"
+            return service.notify(kind, question.prompt, source="tracker")
         if update is None and verdict.text:
             return service.notify("camera", verdict.text, source="tracker")
         return update
+
+    def _learn_unread_backs(self, service: Service, view: tuple[Seen | Unread, ...]) -> None:
+        """The game knows a card lies face down where the camera cannot read: its back
+        differs from the one the classifier knows, so learn it there."""
+        for loc, seen in zip(LOCATIONS, view, strict=True):
+            stack = service.game.state.stack_at(loc)
+            if isinstance(seen, Unread) and stack and stack[-1].face_down:
+                self._learn_back(loc, len(stack))
+
+    def _learn_back(self, location: Location, depth: int) -> None:
+        if self.learn_back is not None and (location, depth) not in self._backs_learnt:
+            self._backs_learnt.add((location, depth))
+            self.learn_back(location)

@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 
 from device.capture import STACK_PAST_VIEW
 from device.recovery import JOURNAL_NOTICE, SPOKEN
+from device.reference import CALIBRATE
 from device.service import Update
+from device.tracking import LOCATION_QUESTION
 from engine import narration
 from engine.board import Location
 from engine.endgame import turns_left
@@ -28,7 +30,8 @@ log = logging.getLogger("companion.voice")
 FACE_WORDS = {face.value: narration.face_word(face) for face in Face}  # as the page says
 SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back.",
                   JOURNAL_NOTICE: SPOKEN}
-SPOKEN_MESSAGES = (STACK_PAST_VIEW,)  # notices whose own message is said
+# notices whose own message is said
+SPOKEN_MESSAGES = (STACK_PAST_VIEW, LOCATION_QUESTION, CALIBRATE)
 
 
 class Voice:

@@ -5,7 +5,10 @@ A new content (state and top card) must be read in at least ``min_frames`` frame
 becomes the stable state. ``unknown`` frames carry no information and are skipped. A
 hand that comes and goes changes nothing; a location covered for ``occluded_after_s``
 seconds emits one ``occluded`` change. Depth is noisier than the top card, so a depth
-change alone updates the state silently. Pure logic: time is passed in.
+change alone updates the state silently. Each state also says how long the location
+has gone unread (``unread_for``: no frame confirmed its stable content, or nothing ever
+settled there), so a reflection or a misread texture that keeps one location unreadable
+can be told from a hand passing over it. Pure logic: time is passed in.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ class LocationState:
     depth: int = 0
     since: float = 0.0
     history: tuple[str | None, ...] = ()  # tops seen here, oldest first
+    # Seconds, as of the latest frame, since a frame last read this state here (since the
+    # first frame while nothing has settled): a hand makes it grow for a moment, glare
+    # for as long as it lasts.
+    unread_for: float = 0.0
 
 
 @dataclass
@@ -67,6 +74,8 @@ class Stabilizer:
         self._candidate: dict[str, _Candidate | None] = dict.fromkeys(self._stable)
         self._covered: dict[str, float | None] = dict.fromkeys(self._stable)
         self._reported: dict[str, bool] = dict.fromkeys(self._stable, False)
+        self._read_at: dict[str, float | None] = dict.fromkeys(self._stable)  # last confirmed
+        self._first: float | None = None  # the first frame's time
 
     @property
     def state(self) -> dict[str, LocationState]:
@@ -76,11 +85,27 @@ class Stabilizer:
     def update(self, reading: TableReading, t: float) -> list[Change]:
         """Feed one frame's reading taken at ``t`` seconds; returns the changes it settles."""
         changes = []
+        if self._first is None:
+            self._first = t
         for loc in Location:
-            change = self._update_one(loc.value, reading.locations.get(loc.value), t)
+            r = reading.locations.get(loc.value)
+            change = self._update_one(loc.value, r, t)
             if change is not None:
                 changes.append(change)
+            self._note_read(loc.value, r, t)
         return changes
+
+    def _note_read(self, name: str, r: LocationReading | None, t: float) -> None:
+        """Keep ``unread_for``: this frame read the stable content, or it did not."""
+        stable = self._stable[name]
+        if r is not None and stable.state != "unknown" and (r.state, r.top) == (
+                stable.state, stable.top):
+            self._read_at[name] = t
+        read_at = self._read_at[name]
+        assert self._first is not None
+        unread = round(t - (self._first if read_at is None else read_at), 6)
+        if unread != stable.unread_for:
+            self._stable[name] = replace(stable, unread_for=unread)
 
     def _update_one(self, name: str, r: LocationReading | None, t: float) -> Change | None:
         if r is None or r.state == "unknown":

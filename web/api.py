@@ -28,6 +28,8 @@ from device.service import (
     Undo,
     Update,
 )
+from device.tracker import LOCATION, MAX_TOLD_DEPTH, location_answer
+from engine.board import Location
 from engine.events import Event
 from web import validate, view
 from web.auth import require_table
@@ -107,11 +109,14 @@ def new_game() -> Response:
 @bp.post("/question")
 @require_table
 def question() -> Response:
-    """Answer the tracker's open question: which reading of the table is right."""
+    """Answer the tracker's open question: which reading of the table is right, or
+    what lies on top of the location the camera cannot read."""
     body = _body()
+    open_question = service().question
+    if open_question is not None and open_question.kind == LOCATION:
+        return _tell(body, open_question.location)
     index = body.integer("index", 0, 10_000)
     body.done()
-    open_question = service().question
     if open_question is None:
         raise Conflict("there is no open question")
     assert index is not None
@@ -120,6 +125,26 @@ def question() -> Response:
                        f"{len(open_question.readings)}")
     with _command_lock():
         return document(_call(AnswerQuestion(index, source="web")))
+
+
+def _tell(body: Body, where: Location) -> Response:
+    """"What is on top of Luna?": ``top`` is "card" (with ``card``), "face_down" or
+    "empty"; ``count``, the cards there, follows from the game when left out."""
+    top = body.choice("top", ("card", "face_down", "empty"), default="")
+    card = body.card(optional=True)
+    count = body.integer("count", 0, MAX_TOLD_DEPTH, optional=True)
+    body.done()
+    if not top:
+        raise BadInput("'top' must be one of card, face_down, empty")
+    if (top == "card") != (card is not None):
+        raise BadInput("'card' names the card on top, and only when 'top' is card")
+    with _command_lock():
+        try:
+            told = location_answer(service().game.state, where, card,
+                                   face_down=top == "face_down", depth=count)
+        except ValueError as exc:
+            raise Rejected(str(exc)) from exc
+        return document(_call(AnswerQuestion(0, source="web", told=told)))
 
 
 @bp.post("/undo")

@@ -2,8 +2,9 @@
 measures them: every change of the table drawn frame by frame by the scene generator
 (hands over the changing locations, light drifting, sensor noise, JPEG), scanned with
 the committed classifier, settled by the stabiliser, then tracked and compared with the
-truth. Then a slip through the same camera: a card put down on the wrong stack first.
-The slowest tests in the suite, and the most telling.
+truth. Then a slip through the same camera: a card put down on the wrong stack first;
+and something left lying over one location for a while. The slowest tests in the suite,
+and the most telling.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import pytest
 from test_whole_games import _misplaced_first, _new_questions
 
 from device.perception import Perception, ScriptedCamera, camera_perceiver
-from device.replay import Report, replay_script
-from device.script import Script, write_script
-from device.tracker import UNEXPECTED
+from device.replay import Perceive, Report, perfect_camera, replay_script
+from device.script import Moment, Script, write_script
+from device.tracker import LOCATION, UNEXPECTED, View
 from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
 
@@ -57,3 +58,32 @@ def test_a_card_put_down_on_the_wrong_stack_is_one_question_through_the_camera(
     report = through_the_camera(_misplaced_first(script), SEED)  # then moved right
     assert _new_questions(clean, report) == {UNEXPECTED: 1}
     assert report.matches and report.corrections == 0
+
+
+def test_something_left_over_a_location_is_one_question_through_the_camera() -> None:
+    """An object lies over Luna for ten changes of the table (the locator reads nothing
+    there), filmed through the whole camera path around it (perfect views elsewhere keep
+    the test short): the game goes on, the table is asked once, and it ends as played."""
+    script = write_script(3, seed=SEED)
+    report = replay_script(script, _filmed_between(24, 44, covered=(28, 38), seed=SEED))
+    assert _new_questions(replay_script(script), report) == {LOCATION: 1}
+    assert report.matches, report.problems
+    assert report.corrections == 0
+
+
+def _filmed_between(first: int, last: int, covered: tuple[int, int], seed: int) -> Perceive:
+    """Moments ``first``..``last`` through the camera, Luna covered in ``covered``."""
+    k = -1
+
+    def cover(_: int) -> tuple[str, ...]:
+        return ("luna",) if covered[0] <= k < covered[1] else ()
+
+    camera = camera_perceiver(Perception(TableScanner(), Stabilizer()),
+                              ScriptedCamera(seed=seed), cover)
+
+    def perceive(moment: Moment) -> View | None:
+        nonlocal k
+        k += 1
+        return camera(moment) if first <= k < last else perfect_camera(moment)
+
+    return perceive

@@ -16,7 +16,7 @@ from device.recording import GameFolder, Recorder, RecordingError, write_scripte
 from device.script import write_script
 from device.service import AnswerQuestion, Play, Press, Undo
 from engine.board import Location
-from engine.events import Lead
+from engine.events import GainFrom, Lead
 from engine.setup import new_game
 
 MODEL = Path(__file__).resolve().parents[2] / "models"
@@ -87,3 +87,50 @@ def test_replay_refuses_oracle_without_a_script(tmp_path: Path,
     recorder.close()
     assert main(["replay", str(tmp_path), "--oracle"]) == 2
     assert "needs a scripted folder" in capsys.readouterr().err
+
+
+def test_an_answer_to_a_location_question_is_recorded_and_replayed(tmp_path: Path) -> None:
+    """'What is on top of Luna?' answered on a phone: a 'question' line with 'told'."""
+    from dataclasses import dataclass
+
+    from device.recording import replay
+    from device.tracker import Seen
+    from engine.board import House
+    from engine.events import SeatSpec
+    from engine.setup import tracked_game
+
+    start = [["lorn", "sevro"], ["eo", "nero"], ["aja", "darrow"], ["trigg", "mustang"]]
+
+    @dataclass
+    class Stable:
+        state: str
+        top: str | None
+        depth: int
+        unread_for: float = 0.0
+
+    class Stabilizer:  # Ann took Jupiter's top card; Luna has gone unread six seconds
+        def __init__(self) -> None:
+            self.state = {loc.value: Stable("card", s[-1], len(s)) for loc, s in
+                          zip(Location, [start[0][:1], *start[1:]], strict=True)}
+            self.state["luna"] = Stable("unknown", None, 0, 6.0)
+
+        def update(self, reading: object, t: float) -> list[object]:
+            return []
+
+    class Scanner:
+        def scan(self, frame: object) -> object:
+            return frame
+
+    recorder = Recorder(tmp_path)
+    setup = tracked_game([SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)], start,
+                         first=0)
+    recorder.game(setup, seed=3)
+    recorder.frame(np.zeros((48, 64, 3), np.uint8))
+    recorder.command(AnswerQuestion(0, told=Seen(3, "quietus")))
+    recorder.close()
+    folder = GameFolder.read(tmp_path)
+    assert folder.items[-1]["told"] == {"depth": 3, "top": "quietus", "face_down": False}
+    outcome = replay(folder, Scanner(), Stabilizer())
+    assert outcome.refused == []
+    assert outcome.service.game.log[-2:] == [Lead("quietus", Location.LUNA),
+                                             GainFrom(Location.JUPITER)]

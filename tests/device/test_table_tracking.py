@@ -27,6 +27,7 @@ class Stable:
     state: str
     top: str | None
     depth: int
+    unread_for: float = 0.0
 
 
 def reading(*stacks: list[str]) -> dict[str, Stable]:
@@ -144,3 +145,107 @@ def test_the_vision_pipeline_hands_on_depth_changes_too() -> None:
     deeper = [*START[0][:1], "fitchner", START[0][1]]
     pipeline(reading(deeper, START[1], START[2], START[3]), 0.2)  # type: ignore[arg-type]
     assert len(sent) == 2 and sent[-1]["jupiter"].depth == 3  # type: ignore[index]
+
+
+# --- a location the camera cannot read ------------------------------------------------------
+
+
+def luna_unread(service: Service, seconds: float, *stacks: list[str]) -> None:
+    """The camera reads ``stacks`` (START by default) but Luna, unread ``seconds``."""
+    shown = reading(*(stacks or START))
+    shown["luna"] = Stable("unknown", None, 0, seconds)
+    service.call(CameraChanges(("change",), shown))
+
+
+def test_an_overdue_location_is_one_spoken_question_with_the_led_blinking(
+        service: Service) -> None:
+    from device.led import ATTENTION, StatusLight
+    from device.tracking import LOCATION_QUESTION
+    from device.voice import sentences
+
+    modes: list[str] = []
+    light = StatusLight(modes.append, asking=lambda: service.question is not None)
+    service.listeners.append(light)
+    luna_unread(service, 3.0)
+    assert service.question is None  # a few seconds yet
+    luna_unread(service, 6.0)
+    update = service.snapshot()
+    assert update.kind == LOCATION_QUESTION and update.message == "What is on top of Luna?"
+    assert sentences(update, None) == ["What is on top of Luna?"]
+    assert modes[-1] == ATTENTION
+    # The game goes on at the other three; the light keeps asking until it is answered.
+    luna_unread(service, 7.0, START[0], [*START[1], "morning-star"], START[2], START[3])
+    assert service.game.log[-1] == Lead("morning-star", Location.MARS)
+    assert modes[-1] == ATTENTION and service.question is not None
+    see(service, START[0], [*START[1], "morning-star"], START[2], START[3])  # Luna read again
+    assert service.question is None and modes[-1] != ATTENTION
+
+
+def test_the_tables_answer_is_played_and_the_question_closes(service: Service) -> None:
+    from device.tracker import Seen
+
+    luna_unread(service, 6.0, START[0][:1], START[1], START[2], START[3])  # Jupiter gained
+    service.call(AnswerQuestion(0, told=Seen(3, "quietus")))
+    assert service.question is None
+    assert service.game.log[-2:] == [Lead("quietus", Location.LUNA), GainFrom(Location.JUPITER)]
+
+
+def test_a_face_down_answer_teaches_the_card_back_there() -> None:
+    from device.tracker import Seen
+
+    learnt: list[Location] = []
+    svc = _service(TableTracking(learn_back=learnt.append))
+    luna_unread(svc, 6.0)
+    svc.call(AnswerQuestion(0, told=Seen(3, None, True)))
+    assert learnt == [Location.LUNA]
+
+
+def test_a_face_down_card_the_game_knows_of_and_the_camera_cannot_read_teaches_the_back(
+        ) -> None:
+    from engine.events import SetLocation
+
+    learnt: list[Location] = []
+    svc = _service(TableTracking(learn_back=learnt.append))
+    svc.call(Play(SetLocation(Location.LUNA, ("aja", "darrow"), (False, True))))
+    luna_unread(svc, 3.0)
+    luna_unread(svc, 4.0)
+    assert learnt == [Location.LUNA]  # once, not at every view
+
+
+def test_a_told_answer_without_a_location_question_is_refused(service: Service) -> None:
+    from device.tracker import Seen
+
+    see(service, START[0], START[1][:1], START[2], START[3])  # an unexpected change
+    with pytest.raises(ValueError, match="not about a location"):
+        service.call(AnswerQuestion(0, told=Seen(1, "eo")))
+
+
+def _service(tracking: TableTracking) -> Service:
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    game = Game(tracked_game(seats, START, first=0), rng=random.Random(3))
+    svc = Service(game, rng=game.rng)
+    tracking.install(svc)
+    return svc
+
+
+def test_the_vision_pipeline_runs_queued_work_between_two_scans() -> None:
+    from device.capture import VisionPipeline
+
+    seen_by_task: list[tuple[object, object]] = []
+
+    class Scanner:
+        def scan(self, frame: object) -> object:
+            return frame
+
+    class Stabilizer:
+        state = reading(*START)
+
+        def update(self, reading_: object, t: float) -> list[object]:
+            return []
+
+    scanner = Scanner()
+    pipeline = VisionPipeline(lambda: scanner, Stabilizer(), lambda c, r: None)
+    pipeline.later(lambda s, frame: seen_by_task.append((s, frame)))
+    pipeline("frame-1", 0.0)  # type: ignore[arg-type]
+    pipeline("frame-2", 0.1)  # type: ignore[arg-type]
+    assert seen_by_task == [(scanner, "frame-1")]  # once, with the frame at hand

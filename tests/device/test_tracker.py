@@ -8,12 +8,15 @@ import pytest
 
 from device.tracker import (
     COVERED_CARD,
+    LOCATION,
     Button,
     Follow,
     Seen,
     Tracker,
+    Unread,
     Verdict,
     View,
+    location_answer,
     mismatch,
     view_of,
 )
@@ -250,3 +253,91 @@ def test_a_stack_one_card_short_under_its_top_asks_rather_than_guesses() -> None
     follow.on_answer(nothing[0])
     assert follow.game.state.banished == ()
     assert [s.card for s in follow.game.state.stack_at(M)] == mars
+
+
+# --- a location the camera cannot read ---------------------------------------------------
+
+
+def unread(view: View, location: Location, overdue: bool = False) -> View:
+    """``view`` with ``location`` unreadable (glare, a misread table)."""
+    out = list(view)
+    out[location.pos] = Unread(overdue=overdue)
+    return (out[0], out[1], out[2], out[3])
+
+
+def test_an_unread_location_does_not_hold_up_the_other_three() -> None:
+    follow = table()
+    dark = unread(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]), L)
+    verdict = follow.on_view(dark)
+    assert verdict.play == (Lead("morning-star", M), GainFrom(J))
+    assert follow.tracker.question is None  # Luna holds nothing up: nobody is asked
+
+
+def test_no_move_is_inferred_where_the_camera_cannot_read() -> None:
+    follow = table()
+    # Ann deployed to Luna, unseen, and gained Jupiter's top card: only a Lead to Luna
+    # explains the gain, and nothing says it happened, so nothing is played yet.
+    before = len(follow.game.log)
+    verdict = follow.on_view(unread(seen(START[0][:1], *START[1:]), L))
+    assert verdict.play == () and len(follow.game.log) == before
+    assert follow.tracker.blind == {L}
+    assert follow.tracker.question is None  # not overdue yet: a hand may be lifting
+
+
+def test_once_overdue_the_table_is_asked_what_lies_there_and_the_answer_explains_it() -> None:
+    follow = table()
+    follow.on_view(unread(seen(START[0][:1], *START[1:]), L))
+    follow.on_view(unread(seen(START[0][:1], *START[1:]), L, overdue=True))
+    question = follow.tracker.question
+    assert question is not None and question.kind == LOCATION and question.location is L
+    assert question.prompt == "What is on top of Luna?" and follow.questions == 1
+    told = location_answer(follow.game.state, L, "quietus")
+    assert told == Seen(3, "quietus")  # one card more than the two the game knew
+    verdict = follow.on_tell(L, told)
+    assert verdict.play == (Lead("quietus", L), GainFrom(J))
+    assert follow.tracker.question is None and follow.questions == 1
+
+
+def test_a_location_unread_with_cards_on_it_is_asked_about_once() -> None:
+    follow = table()
+    for _ in range(3):  # nothing happens; Luna stays unreadable
+        follow.on_view(unread(seen(*START), L, overdue=True))
+    assert follow.tracker.question is not None and follow.questions == 1
+    follow.on_tell(L, location_answer(follow.game.state, L, "darrow"))
+    follow.on_view(unread(seen(START[0], START[1] + ["morning-star"], *START[2:]), L,
+                          overdue=True))
+    assert follow.tracker.question is None and follow.questions == 1  # not asked again
+
+
+def test_the_reading_when_the_camera_sees_again_is_checked_against_the_answer() -> None:
+    follow = table()
+    follow.on_view(unread(seen(*START), L, overdue=True))
+    follow.on_tell(L, location_answer(follow.game.state, L, "darrow"))  # as it was
+    # The camera reads Luna again, and it is not what the table said: nothing explains it.
+    verdict = follow.on_view(seen(START[0], START[1], ["aja"], START[3]))
+    assert verdict.question is not None and verdict.question.kind == "unexpected"
+
+
+def test_answering_a_location_nobody_asked_about_is_refused() -> None:
+    follow = table()
+    with pytest.raises(ValueError, match="nobody asked what is on top of Mars"):
+        follow.on_tell(M, Seen(2, "nero"))
+
+
+@pytest.mark.parametrize(("top", "face_down", "depth", "says"), [
+    ("quietus", True, None, "named and face down"),
+    (None, False, 2, "an empty location holds no cards"),
+    ("quietus", False, 0, "a count of 0 cards"),
+    ("quietus", False, 41, "a count of 41 cards"),
+])
+def test_an_impossible_answer_is_refused(top: str | None, face_down: bool, depth: int | None,
+                                         says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        location_answer(table().game.state, L, top, face_down=face_down, depth=depth)
+
+
+def test_the_count_follows_from_the_game_when_the_table_gives_none() -> None:
+    state = table().game.state
+    assert location_answer(state, L, "aja") == Seen(1, "aja")  # darrow was taken off it
+    assert location_answer(state, L, face_down=True) == Seen(3, None, True)
+    assert location_answer(state, L) == Seen(0)

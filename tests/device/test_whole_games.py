@@ -4,8 +4,9 @@ Bots play a game (the truth); the companion sees only what a camera and the butt
 would, with people at the table (the oracle) answering what a camera cannot see. After
 every turn the tokens and the Sovereign, the turn the end was triggered and the final
 scores must equal the truth's, with no correction ever made. Then the camera slips:
-two moves seen at once, a card knocked askew, a card put down on the wrong stack first.
-Each must surface as a question whose answer restores the truth.
+two moves seen at once, a card knocked askew, a card put down on the wrong stack first,
+a location it cannot read for a while. Each must surface as a question whose answer
+restores the truth.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import replace
 
 import pytest
 
-from device.replay import Report, perfect_camera, replay_script
+from device.replay import Report, hiding, perfect_camera, replay_script
 from device.script import Layout, Moment, Script, write_script
-from device.tracker import COVERED_CARD, ORDER, UNEXPECTED, Button
-from engine.board import LOCATIONS
+from device.tracker import COVERED_CARD, LOCATION, ORDER, UNEXPECTED, Button, Unread
+from engine.board import LOCATIONS, Location
 from engine.events import Lead
 
 MIN_TURNS = 25
@@ -180,3 +181,46 @@ def test_a_count_read_one_too_deep_does_not_roll_the_die_on_half_the_evidence() 
     report = replay_script(script, camera)
     assert_as_played(report)
     assert UNEXPECTED not in report.question_kinds
+
+
+# --- a location the camera cannot read ------------------------------------------------------
+
+
+def test_a_location_unreadable_for_a_while_is_one_question_and_the_game_ends_as_played(
+        ) -> None:
+    """Luna unreadable for six changes of the table (a lamp's reflection, say) while the
+    game goes on at the other three: one question, and the truth."""
+    script = write_script(3, seed=1)
+    report = replay_script(script, hiding(perfect_camera, [(Location.LUNA, 30, 6)]))
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
+    assert_as_played(report)
+
+
+def test_an_empty_location_the_camera_cannot_tell_from_the_table_stalls_nothing() -> None:
+    """Empty locations read unknown all game long (as on some wood): the game is tracked
+    to its end, asked about only where a card left a location unseen."""
+
+    def camera(moment: Moment):  # type: ignore[no-untyped-def]
+        view = perfect_camera(moment)
+        if view is None:
+            return None
+        return tuple(Unread(overdue=True) if s.depth == 0 else s for s in view)
+
+    script = write_script(seed=1, automa_level=2)
+    report = replay_script(script, camera)
+    assert_as_played(report)
+    emptied = _times_emptied(script)
+    assert 0 < report.question_kinds.get(LOCATION, 0) <= emptied
+
+
+def _times_emptied(script: Script) -> int:
+    """How often a location lost its last card in the script's game."""
+    count, before = 0, None
+    for moment in script.moments:
+        if moment.layout is None:
+            continue
+        if before is not None:
+            count += sum(1 for old, new in zip(before, moment.layout, strict=True)
+                         if old and not new)
+        before = moment.layout
+    return count

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vision.scanner import LocationReading, TableReading
 from vision.stabilize import Stabilizer
 
@@ -130,3 +132,36 @@ def test_depth_jitter_alone_is_silent() -> None:
     t = settled(stab, table(mars=card("aja", 3)))
     frames = [table(mars=card("aja", d)) for d in (3, 4, 3, 2, 3, 4, 4, 3, 3, 3)] * 2
     assert feed(stab, frames, start=t) == []
+
+
+def test_a_location_glare_keeps_unreadable_counts_its_unread_seconds() -> None:
+    stab = Stabilizer()
+    still = table(luna=card("eo"))
+    t = settled(stab, still)
+    glare = table(luna=LocationReading("unknown", None, 0.1, 3))
+    feed(stab, [glare] * 30, start=t)  # three seconds of frames naming nothing there
+    assert stab.state["luna"].unread_for == pytest.approx(2.9 + 0.1, abs=0.11)
+    assert stab.state["luna"].top == "eo"  # the stable content stands meanwhile
+    assert stab.state["mars"].unread_for == 0.0  # read in every frame
+    feed(stab, [still], start=t + 3.0)
+    assert stab.state["luna"].unread_for == 0.0  # read again
+
+
+def test_a_location_that_never_settles_is_unread_from_the_first_frame() -> None:
+    stab = Stabilizer()
+    misread = table(institute=LocationReading("unknown", None, 0.2, 6))  # bare wood, say
+    feed(stab, [misread] * 25)
+    assert stab.state["institute"].state == "unknown"
+    assert stab.state["institute"].unread_for == pytest.approx(2.4)
+    assert stab.state["jupiter"].unread_for == 0.0
+
+
+def test_a_hand_passing_leaves_a_location_unread_only_for_a_moment() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("aja")))
+    longest = 0.0
+    frames = [table(mars=HAND)] * 8 + [table(mars=card("sevro", 2))] * 10
+    for i, frame in enumerate(frames):
+        stab.update(frame, t + i / FPS)
+        longest = max(longest, stab.state["mars"].unread_for)
+    assert longest < 1.5 and stab.state["mars"].unread_for == 0.0

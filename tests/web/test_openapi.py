@@ -206,8 +206,9 @@ def valid_body(path: str, doc: dict[str, Any]) -> dict[str, Any]:
 
 POSTS = sorted(path for path, method in described() if method == "post")
 # Fields that exclude the ones valid_body uses, exercised by their own tests:
-# an answer names a card (here) or a whole hand laid out (tests/web/test_hand.py).
-ALTERNATIVES = {"/api/answer": {"cards"}}
+# an answer names a card (here) or a whole hand laid out (tests/web/test_hand.py); a
+# location question is answered with what lies there (tests/web/test_location_question.py).
+ALTERNATIVES = {"/api/answer": {"cards"}, "/api/question": {"top", "card", "count"}}
 
 
 @pytest.mark.parametrize("path", POSTS)

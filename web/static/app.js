@@ -238,8 +238,31 @@
     $("question").hidden = !q;
     if (!q) return;
     $("question-prompt").textContent = q.prompt;
+    if (q.kind === "location") { renderLocationQuestion(q); return; }
     fill($("question-options"), q.options.map((o) => h("button", { class: "btn", type: "button",
       disabled: !csrf, onclick: () => post("/api/question", { index: o.index }) }, o.label)));
+  }
+
+  // The camera cannot read a location: the table says what lies on top there. The count
+  // is only needed when it is not the obvious one (one more card, or the one named).
+  function renderLocationQuestion(q) {
+    const count = h("input", { type: "number", min: "0", max: "40", inputmode: "numeric",
+      placeholder: `cards (now ${q.count})`, "aria-label": "How many cards lie there (optional)" });
+    const answer = (body) => {
+      if (count.value !== "") body.count = Number(count.value);
+      return post("/api/question", body);
+    };
+    const pickCard = async () => {
+      const card = await pick(`${q.prompt}`, false);
+      if (card) answer({ top: "card", card });
+    };
+    fill($("question-options"),
+      h("button", { class: "btn", type: "button", disabled: !csrf, onclick: pickCard }, "A card…"),
+      h("button", { class: "btn", type: "button", disabled: !csrf,
+        onclick: () => answer({ top: "face_down" }) }, "A card face down"),
+      h("button", { class: "btn", type: "button", disabled: !csrf,
+        onclick: () => answer({ top: "empty" }) }, "Nothing"),
+      count);
   }
 
   // --- the pending decision -------------------------------------------------------------
