@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from engine import narration
 from engine.abilities.primitives import Moved
 from engine.automa import AutomaGain
 from engine.board import LOCATIONS, Location
@@ -51,6 +52,7 @@ from engine.events import (
     SetLocation,
 )
 from engine.game import Game
+from engine.narration import Answer, Ask, Reading
 from engine.rules import apply
 from engine.state import GameState, Phase, Slot
 
@@ -89,37 +91,55 @@ class Button(StrEnum):
 
 
 @dataclass(frozen=True)
-class Reading:
-    """One way to explain what was seen: the events, and a sentence for the phone."""
-
-    events: tuple[Event, ...]
-    text: str
-    # True: the events replay the turn from the tracker's last settled point;
-    # False: they apply to the table as it is now (ignore the camera, or correct it).
-    from_anchor: bool = True
-
-
-@dataclass(frozen=True)
 class Question:
-    """Something only the table can settle; each option is a reading to play."""
+    """Something only the table can settle, as data: the narration words it.
 
-    prompt: str
-    readings: tuple[Reading, ...]
-    kind: str = "unexpected"  # UNEXPECTED, COVERED_CARD, ORDER or LOCATION
-    location: Location | None = None  # LOCATION: the location asked about
+    ``ask`` carries the kind, the location asked about and the readings as they part
+    (each played from ``start``); ``shared`` are the events every played reading begins
+    with, from the tracker's last settled point (so ``start`` follows them).
+    """
+
+    ask: narration.Question
+    start: GameState | None = None
+    shared: tuple[Event, ...] = ()
+
+    @property
+    def kind(self) -> Ask:
+        return self.ask.kind
+
+    @property
+    def location(self) -> Location | None:
+        return self.ask.location
+
+    @property
+    def prompt(self) -> str:
+        return narration.question_text(self.ask)
+
+    @property
+    def readings(self) -> tuple[Reading, ...]:
+        """Each answer whole: a played reading's events run from the settled point."""
+        return tuple(Reading(self.shared + r.events, r.answer) if r.answer is Answer.PLAY
+                     else r for r in self.ask.readings)
+
+    def texts(self, names: narration.Names = narration.printed) -> list[str]:
+        """One label per reading, as the page shows it and the voice would say it."""
+        start = self.start
+        if start is None:
+            return []
+        return [narration.reading_text(r, start, self.ask.player, names)
+                for r in self.ask.readings]
 
 
-# Question kinds. Unexpected: nothing explains what the camera saw. Covered card: a
-# card left a stack from under others, and only depth changed. Order: several sequences
-# of moves fit the views (two changes seen at once, say). Location: the camera cannot
-# read a location; the answer is what lies there (Follow.on_tell), not a reading.
-UNEXPECTED, COVERED_CARD, ORDER, LOCATION = "unexpected", "covered card", "order", "location"
+# Question kinds (the narration's): nothing explains what the camera saw; a card left a
+# stack from under others, and only depth changed; several sequences of moves fit the
+# views; the camera cannot read a location (the answer is what lies there, Follow.on_tell).
+UNEXPECTED, COVERED_CARD, ORDER, LOCATION = (Ask.UNEXPECTED, Ask.COVERED_CARD, Ask.ORDER,
+                                             Ask.LOCATION)
 
 
 def location_question(location: Location, again: bool = False) -> Question:
     """"What is on top of Luna?": answered with a card, a card face down, or nothing."""
-    return Question(f"What is on top of {location.label}{' now' if again else ''}?", (),
-                    LOCATION, location)
+    return Question(narration.Question(Ask.LOCATION, location=location, again=again))
 
 
 def location_answer(state: GameState, location: Location, top: str | None = None, *,
@@ -301,15 +321,16 @@ class Tracker:
         if question is None or not 0 <= index < len(question.readings):
             raise IllegalActionError("no such answer to the open question", rule="tracker")
         self._resync(game)
-        reading = question.readings[index]
+        reading, text = question.readings[index], question.texts()[index]
         self.question = None
         # The table's answer is final: later views are explained from where it leads.
         self._settle_after = True
-        if reading.from_anchor:
+        if reading.answer is Answer.PLAY:
             self._keep_view = True  # which the reading explains, or will after a roll
-            rolls = _rolls(_after(game.states[self.anchor], reading.events))
-            return replace(self._verdict_for(reading.events), text=reading.text, again=rolls)
-        return Verdict(play=reading.events, text=reading.text)
+            start = game.states[self.anchor]
+            rolls = _rolls(_after(start, reading.events))
+            return replace(self._verdict_for(start, reading.events), text=text, again=rolls)
+        return Verdict(play=reading.events, text=text)
 
     def applied(self, game: Game, verdict: Verdict) -> None:
         """The service applied ``verdict`` (chance may have followed): move the anchor."""
@@ -423,7 +444,7 @@ class Tracker:
             guessed = self._blind_guess(start, readings[0])
             if guessed is not None:
                 return self._stop_at(start, readings[0][:guessed])
-            return self._verdict_for(readings[0])
+            return self._verdict_for(start, readings[0])
         if readings:
             return self._ask(start, readings)
         if stops:
@@ -474,7 +495,7 @@ class Tracker:
         if not rolls:
             self._explained = self._seen_by(start, seq)
         # After a roll, what the camera saw since is explained again.
-        return replace(self._verdict_for(seq), wait=not rolls, again=rolls)
+        return replace(self._verdict_for(start, seq), wait=not rolls, again=rolls)
 
     def _rivalled(self, start: GameState, readings: list[tuple[Event, ...]]) -> bool:
         """Would a move where the camera cannot read explain the evidence as well?"""
@@ -536,7 +557,7 @@ class Tracker:
         it), the engine's own decision is the question: it stays open for the phone.
         """
         shared = _common_prefix(readings)
-        verdict = self._verdict_for(shared)
+        verdict = self._verdict_for(start, shared)
         after = _after(start, shared)
         views = [e for e in self.evidence if not isinstance(e, Button)]
         if after.pending is not None and (not _visible_choice(after.pending) or
@@ -544,14 +565,13 @@ class Tracker:
             self._explained = self._seen_by(start, shared)
             return replace(verdict, wait=True)
         loc = _covered_choice([r[len(shared)] for r in readings if len(r) > len(shared)])
-        prompt = (f"Which card was taken from {loc.label}?" if loc is not None
-                  else "The camera saw a move that could mean:")
-        self.question = Question(prompt, tuple(
-            Reading(r, describe(after, r[len(shared):])) for r in readings),
-            ORDER if loc is None else COVERED_CARD)
+        ask = narration.Question(ORDER if loc is None else COVERED_CARD, tuple(
+            Reading(r[len(shared):]) for r in readings), after.current, loc)
+        self.question = Question(ask, after, shared)
         return replace(verdict, question=self.question, text=self.question.prompt)
 
-    def _verdict_for(self, events: tuple[Event, ...]) -> Verdict:
+    def _verdict_for(self, start: GameState, events: tuple[Event, ...]) -> Verdict:
+        """The verdict that turns what was played since ``start`` into ``events``."""
         common = 0
         while (common < len(self.played) and common < len(events)
                and self.played[common] == events[common]):
@@ -560,7 +580,9 @@ class Tracker:
         undo = len(self.played) - common
         if not new and not undo:
             return Verdict()
-        return Verdict(undo=undo, play=new, text=describe_events(new))
+        before = _after(start, events[:common])
+        return Verdict(undo=undo, play=new,
+                       text=narration.reading_text(Reading(new), before) if new else "")
 
     def search(
         self, start: GameState, evidence: tuple[View | Button, ...], slack: int = 0,
@@ -597,13 +619,13 @@ class Tracker:
         self, current: GameState, start: GameState, view: View,
         nearest: list[tuple[Event, ...]],
     ) -> Question:
-        readings = [Reading(seq, describe(start, seq)) for seq in nearest if seq]
-        readings.append(Reading((), "The camera is wrong: ignore it", from_anchor=False))
+        readings = [Reading(seq) for seq in nearest if seq]
+        readings.append(Reading((), Answer.IGNORE))
         fixes = corrections_for(current, view)
         if fixes:
-            readings.append(Reading(fixes, "The table is as the camera sees it: correct it",
-                                    from_anchor=False))
-        return Question("The camera saw a change nobody expected:", tuple(readings), UNEXPECTED)
+            readings.append(Reading(fixes, Answer.CORRECT))
+        ask = narration.Question(UNEXPECTED, tuple(readings), start.current)
+        return Question(ask, start)
 
 
 class _Search:
@@ -1144,48 +1166,6 @@ def _with(view: View, location: Location, seen: Seen | Unread) -> View:
     return (out[0], out[1], out[2], out[3])
 
 
-def describe(start: GameState, events: Sequence[Event]) -> str:
-    """A sentence for the phone: who did what."""
-    name = start.players[start.current].name if start.players else "?"
-    return f"{name}: {describe_events(events)}" if events else "nothing happened"
-
-
-def describe_events(events: Sequence[Event]) -> str:
-    return "; ".join(_sentence(e) for e in events)
-
-
-def _sentence(event: Event) -> str:
-    if isinstance(event, Lead):
-        if event.location is None:
-            return "Lead with an empty hand"
-        return f"Lead: deployed {event.card} to {event.location.label}"
-    if isinstance(event, Scout):
-        return "Scout"
-    if isinstance(event, Place):
-        return f"placed {event.card or 'a card'} on {event.location.label}"
-    if isinstance(event, GainFrom):
-        return f"gained the top card of {event.location.label}"
-    if isinstance(event, DrawFromDeck):
-        return "took the deck's top card and rolled the die"
-    if isinstance(event, Choose):
-        where = f" on {event.location.label}" if event.location else ""
-        return f"chose {event.value}{where}"
-    return event.describe()
-
-
-def pending_hint(decision: Decision | None) -> str:
-    """What the tracker is waiting to see next (for the page and the voice)."""
-    if decision is None:
-        return ""
-    return {
-        Kind.TURN: "waiting for a card to be deployed or scouted",
-        Kind.GAIN: "waiting for a card to be taken (or DIE for the deck)",
-        Kind.PLACE: "waiting for the card to be placed",
-        Kind.TARGET: "waiting for the card to be banished",
-        Kind.CONFIRM: decision.prompt,
-    }.get(decision.kind, decision.prompt)
-
-
 @dataclass
 class Follow:
     """A game kept in step with the table: camera views and buttons in, events out.
@@ -1210,7 +1190,7 @@ class Follow:
     last_view: View | None = None
     questions: int = 0  # questions the tracker had to ask
     _dice: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # log index → rng state
-    kinds: list[str] = field(default_factory=list)  # Question.kind of each
+    kinds: list[Ask] = field(default_factory=list)  # Question.kind of each
     sources: list[str] = field(default_factory=list)
     told: set[Location] = field(default_factory=set)  # answered since they went unread
     overdue: frozenset[Location] = frozenset()  # unread long enough to ask about

@@ -614,6 +614,11 @@ class Reading:
     events: tuple[Event, ...]
     answer: Answer = Answer.PLAY
 
+    @property
+    def from_anchor(self) -> bool:
+        """Played from the tracker's last settled point (else on the table as it is now)."""
+        return self.answer is Answer.PLAY
+
 
 @dataclass(frozen=True, slots=True)
 class Question:
@@ -690,5 +695,10 @@ def _move(event: Event, state: GameState, names: Names) -> str:
                f" {event.location.label}"
     if isinstance(event, DrawFromDeck):
         return "took the deck's top card and rolled the die"
+    if isinstance(event, Choose) and event.location is not None and event.index is not None:
+        return f"chose {answer_text(event, state, names)}"
     text = answer_text(event, state, names)
+    # A sentence's verb goes lower-case; a card's printed name keeps its capital.
+    if any(text.startswith(card.name) for card in CARDS.values()):
+        return text
     return text[0].lower() + text[1:]

@@ -7,6 +7,7 @@ device message). Twenty phones receiving one update cost one build.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections import OrderedDict
@@ -15,8 +16,10 @@ from typing import Any
 from device.service import HandSeen, Service, Update
 from engine import narration
 from engine.endgame import hand_wanted
+from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.game import Game
+from engine.rules import apply
 from engine.state import GameState, Phase
 from web import view
 from web.labels import Namer, public_cards
@@ -111,33 +114,31 @@ def history(game: Game, state: GameState, limit: int
 
 
 def question_view(question: Any, state: GameState) -> dict[str, Any] | None:
-    """The tracker's open question: its prompt and one button per reading.
-
-    A question that carries its structure (:class:`engine.narration.Question`, as
-    ``question.ask``) is worded by the narration; one that does not yet keeps the
-    tracker's own words. A location question ("what is on top of Luna?") also gives
-    that location and its count now.
-    """
+    """The tracker's open question, worded by the narration: its prompt and one button
+    per reading (played from the question's ``start``). A location question ("what is on
+    top of Luna?") also gives that location and its count now."""
     if question is None:
         return None
-    ask = getattr(question, "ask", None)
-    if isinstance(ask, narration.Question):
-        return _structured_question(ask, question, state)
-    view: dict[str, Any] = {"prompt": question.prompt, "kind": getattr(question, "kind", None),
-                            "options": [{"index": i, "label": reading.text}
-                                        for i, reading in enumerate(question.readings)]}
-    return _located(view, getattr(question, "location", None), state)
-
-
-def _structured_question(ask: narration.Question, question: Any, state: GameState
-                         ) -> dict[str, Any]:
+    ask: narration.Question = question.ask
     start = getattr(question, "start", None) or state  # where its readings are played from
-    namer = Namer(public_cards(start) | public_cards(state))
+    namer = Namer(public_cards(start) | public_cards(state) | _shown(ask, start))
     view = {"prompt": narration.question_text(ask), "kind": ask.kind.value,
             "options": [{"index": i, "label": narration.reading_text(r, start, ask.player,
                                                                     namer)}
                         for i, r in enumerate(ask.readings)]}
     return _located(view, ask.location, state)
+
+
+def _shown(ask: narration.Question, start: GameState) -> frozenset[str]:
+    """Cards a reading puts face up on the table: the camera saw them there."""
+    shown: frozenset[str] = frozenset()
+    for reading in ask.readings:
+        state = start
+        with contextlib.suppress(IllegalActionError):
+            for event in reading.events:
+                state = apply(state, event)
+        shown |= public_cards(state)
+    return shown
 
 
 def _located(view: dict[str, Any], where: Any, state: GameState) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def test_an_unexpected_change_is_a_question_and_its_answer_is_applied(service: S
     update = service.call(CameraChanges(("change",), reading(START[0], START[1][:1], START[2],
                                                             START[3])))
     assert update.kind == "question" and service.question is not None
-    correct = next(i for i, r in enumerate(service.question.readings) if "correct" in r.text)
+    correct = next(i for i, t in enumerate(service.question.texts()) if "correct" in t)
     service.call(AnswerQuestion(correct))
     assert service.question is None
     assert [s.card for s in service.snapshot().state.stack_at(Location.MARS)] == ["eo"]

@@ -111,7 +111,7 @@ def test_a_change_nobody_expected_is_a_question_never_a_guess() -> None:
     question = verdict.question
     assert question is not None and "nobody expected" in question.prompt
     assert follow.game.state is before
-    texts = [r.text for r in question.readings]
+    texts = question.texts()
     assert any("ignore" in t for t in texts) and any("correct" in t for t in texts)
 
 
@@ -120,14 +120,14 @@ def test_answering_ignore_keeps_the_game_and_correct_fixes_it() -> None:
     follow.on_view(seen(START[0], START[1][:1], START[2], START[3]))
     question = follow.tracker.question
     assert question is not None
-    ignore = next(i for i, r in enumerate(question.readings) if "ignore" in r.text)
+    ignore = next(i for i, t in enumerate(question.texts()) if "ignore" in t)
     before = follow.game.state
     follow.on_answer(ignore)
     assert follow.game.state == before and follow.tracker.question is None
     follow.on_view(seen(START[0], START[1][:1], START[2], START[3]))
     question = follow.tracker.question
     assert question is not None
-    fix = next(i for i, r in enumerate(question.readings) if "correct" in r.text)
+    fix = next(i for i, t in enumerate(question.texts()) if "correct" in t)
     follow.on_answer(fix)
     assert isinstance(follow.game.log[-1], SetLocation)
     assert [s.card for s in follow.game.state.stack_at(M)] == ["eo"]
@@ -249,7 +249,7 @@ def test_a_stack_one_card_short_under_its_top_asks_rather_than_guesses() -> None
     question = verdict.question
     assert question is not None and question.kind == COVERED_CARD
     nothing = [i for i, r in enumerate(question.readings) if r.events == (Lead("stained", M),)]
-    assert len(nothing) == 1 and question.readings[nothing[0]].text == "nothing happened"
+    assert len(nothing) == 1 and question.texts()[nothing[0]] == "Nothing happened"
     follow.on_answer(nothing[0])
     assert follow.game.state.banished == ()
     assert [s.card for s in follow.game.state.stack_at(M)] == mars
