@@ -4,7 +4,7 @@
 
 Bots play scripted games (3-player, and solo against Au Toma at level 2); each is fed
 through the tracker and the engine as a perfect camera and the buttons perceive it,
-with the people at the table (:class:`device.script.Oracle`) answering what a camera
+with the people at the table (:class:`engine.tracking.script.Oracle`) answering what a camera
 cannot see, and compared with the truth (tokens after every turn, the trigger, the final
 scores). Prints per kind of game: games matched; the share of moves the camera could see
 that it inferred without a question; the table's answers on the phone per game (choices
@@ -58,9 +58,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import random
 from dataclasses import replace
 
-from device.replay import Perceive, Report, hiding, perfect_camera, random_stretches, replay_script
-from device.script import Moment, Script, write_script
-from device.tracker import Unread
+from engine.tracking import Unread
+from engine.tracking.replay import (
+    Perceive,
+    Report,
+    hiding,
+    perfect_camera,
+    random_stretches,
+    replay_script,
+)
+from engine.tracking.script import Moment, Script, write_script
 
 STRETCH = (3, 8)  # changes of the table a location stays unreadable (--unreadable)
 
@@ -216,8 +223,8 @@ def _image(path: Path):  # type: ignore[no-untyped-def]
 def _legacy_view(states):  # type: ignore[no-untyped-def]
     """main's view before this work: None until every location has settled, then each
     one's last settled content."""
-    from device.tracker import Seen
     from engine.board import LOCATIONS
+    from engine.tracking import Seen
 
     seen = []
     for loc in LOCATIONS:

@@ -1,15 +1,15 @@
-"""From camera frames to the tracker's views: scanner → stabiliser → :data:`View`.
+"""From camera frames to the tracker's views: scanner → stabiliser → :data:`TableView`.
 
 :class:`Perception` turns a stream of frames (with their times) into a new
-:data:`~device.tracker.View` whenever the stable picture of the table changes — a card
+:data:`~engine.tracking.TableView` whenever the stable picture of the table changes — a card
 added or removed, a stack one card deeper or shallower — and into nothing while a hand
 is over a location or the picture has not settled. A location that stays unreadable
 (glare, a table texture the locator misreads, something left on it) holds up nothing:
 after ``unread_after`` seconds the view carries it as
-:class:`~device.tracker.Unread`, overdue after ``ask_after`` seconds (then the table is
+:class:`~engine.tracking.Unread`, overdue after ``ask_after`` seconds (then the table is
 asked about it). The service's camera loop and ``companion replay`` both use it.
 
-:class:`ScriptedCamera` films a scripted game (:mod:`device.script`) frame by frame
+:class:`ScriptedCamera` films a scripted game (:mod:`engine.tracking.script`) frame by frame
 with the scene generator: hands over the locations that change while they change, then
 the still table, under light that drifts slowly as daylight does; optionally on another
 kind of table, and with something left lying over a location for a while.
@@ -27,11 +27,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device.script import Layout, Moment
-from device.tracker import Seen, Unread, View
 from engine.board import LOCATIONS
+from engine.tracking import Seen, Shown, TableView, Unread
+from engine.tracking.script import Layout, Moment
 
-SETTLED = ("empty", "card", "face_down")  # stable states the tracker can use
+SETTLED = frozenset(Shown)  # stable states the tracker can use
+
 # A hand placing a card leaves a location unread for about a second; glare or a misread
 # table for as long as it lasts. Past UNREAD_AFTER_S the view no longer waits for the
 # location; past ASK_AFTER_S the table is asked what lies there ([vision] settings).
@@ -40,12 +41,12 @@ ASK_AFTER_S = 5.0
 
 
 def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFTER_S,
-                     ask_after: float = ASK_AFTER_S) -> View | None:
+                     ask_after: float = ASK_AFTER_S) -> TableView | None:
     """A view from the stabiliser's per-location states.
 
     ``states`` maps location names to objects with ``state``, ``top``, ``depth`` and
     ``unread_for`` (:class:`vision.stabilize.LocationState`). A location unread for
-    ``unread_after`` seconds is :class:`~device.tracker.Unread` (overdue after
+    ``unread_after`` seconds is :class:`~engine.tracking.Unread` (overdue after
     ``ask_after``); None while one is still settling, or none can be read at all.
     """
     seen: list[Seen | Unread] = []
@@ -58,10 +59,10 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
             seen.append(Unread(overdue=unread >= ask_after))
         elif state.state not in SETTLED:
             return None  # a hand over it, or the first half second: it will settle
-        elif state.state == "empty":
+        elif Shown(state.state) is Shown.EMPTY:
             seen.append(Seen(0))
         else:
-            down = state.state == "face_down"
+            down = Shown(state.state) is Shown.FACE_DOWN
             seen.append(Seen(max(1, int(state.depth)), None if down else state.top, down))
     if all(isinstance(s, Unread) for s in seen):
         return None
@@ -76,10 +77,10 @@ class Perception:
         self.scanner = scanner
         self.stabilizer = stabilizer
         self.unread_after, self.ask_after = unread_after, ask_after
-        self.view: View | None = None
+        self.view: TableView | None = None
         self.frames = 0
 
-    def feed(self, frame: np.ndarray, t: float) -> View | None:
+    def feed(self, frame: np.ndarray, t: float) -> TableView | None:
         """Scan one frame taken at ``t`` seconds; the new view if the table changed."""
         self.frames += 1
         self.stabilizer.update(self.scanner.scan(frame), t)
@@ -164,15 +165,15 @@ Cover = Callable[[int], tuple[str, ...]]  # moment number → locations covered 
 
 def camera_perceiver(
     perception: Perception, camera: ScriptedCamera, cover: Cover | None = None,
-) -> Callable[[Moment], View | None]:
-    """A ``perceive`` hook for :func:`device.replay.replay_script` through real vision.
+) -> Callable[[Moment], TableView | None]:
+    """A ``perceive`` hook for :func:`engine.tracking.replay.replay_script` through real vision.
 
     ``cover``: what lies over a location for a while (an object the locator cannot see
     past), by moment.
     """
     moments = 0
 
-    def perceive(moment: Moment) -> View | None:
+    def perceive(moment: Moment) -> TableView | None:
         nonlocal moments
         k, moments = moments, moments + 1
         if moment.layout is None:

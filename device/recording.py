@@ -32,13 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from device.perception import ScriptedCamera, view_from_stable
-from device.replay import horizons
-from device.script import Oracle, Script
 from device.service import AnswerQuestion, CameraChanges, NewGame, Play, Press, Service, Undo
-from device.tracker import LOCATION, Seen
 from device.tracking import TableTracking
 from engine.events import Event, Setup, from_dict, to_dict
 from engine.game import Game
+from engine.tracking import LOCATION, Seen
+from engine.tracking.replay import horizons
+from engine.tracking.script import Oracle, Script, script_from_json, script_to_json
 
 FORMAT = 1
 
@@ -130,20 +130,6 @@ def write_scripted(script: Script, folder: str | Path, camera: ScriptedCamera) -
             if upcoming[k] != moment.truth_len or k + 1 == len(script.moments):
                 line({"table": upcoming[k]})  # people answer between physical actions
     return out
-
-
-def script_to_json(script: Script) -> dict[str, Any]:
-    return {"truth_setup": to_dict(script.truth_setup),
-            "tracked_setup": to_dict(script.tracked_setup), "seed": script.seed,
-            "truth": [to_dict(e) for e in script.truth], "solo": script.solo}
-
-
-def script_from_json(data: dict[str, Any]) -> Script:
-    truth_setup = from_dict(data["truth_setup"])
-    tracked_setup = from_dict(data["tracked_setup"])
-    assert isinstance(truth_setup, Setup) and isinstance(tracked_setup, Setup)
-    return Script(truth_setup, tracked_setup, int(data["seed"]),
-                  tuple(from_dict(e) for e in data["truth"]), (), bool(data["solo"]))
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -315,13 +301,14 @@ def _answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,
     for _ in range(200):
         tracker = tracking.tracker
         question = svc.question
-        if question is not None and question.kind == LOCATION:
+        if question is not None and question.location is not None and (
+                question.kind is LOCATION):
             told = table.tell(question.location)
             _call(svc, AnswerQuestion(0, source="replay", told=told), outcome)
             continue
         if question is not None and tracker is not None:
             anchor = svc.game.states[tracker.anchor]
-            _call(svc, AnswerQuestion(table.answer(svc.game, svc.question, anchor)), outcome)
+            _call(svc, AnswerQuestion(table.answer(svc.game, question, anchor)), outcome)
             continue
         waiting = tracker is not None and tracker.waits_for_table(svc.game)
         event = table.decide(svc.game, asked=waiting)

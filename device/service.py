@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from device import controls
 from device.journal import Journal
@@ -29,6 +29,7 @@ from engine.errors import IllegalActionError
 from engine.events import Event, Setup
 from engine.game import Game
 from engine.state import GameState
+from engine.tracking import Question, Seen
 
 log = logging.getLogger("companion.service")
 
@@ -89,12 +90,12 @@ class AnswerQuestion(Command):
     """The table's answer to the tracker's open question (a reading's number).
 
     ``told``: the answer to "what is on top of Luna?" instead (a
-    :class:`device.tracker.Seen`: a card, a card face down, or nothing, and the count).
+    :class:`engine.tracking.Seen`: a card, a card face down, or nothing, and the count).
     """
 
     index: int
     source: str = "web"
-    told: Any = None
+    told: Seen | None = None
 
 
 @dataclass(frozen=True)
@@ -146,13 +147,27 @@ class Subscription:
 
 
 Listener = Callable[[Update], None]
-# Hooks run on the engine thread (the tracker plugs in here): they may change the game
-# through Service.apply and return its update, or return None for the default handling
-# (camera: a "camera" notice; press: device.controls).
-CameraHandler = Callable[["Service", CameraChanges], "Update | None"]
+# Another press handler (the bare-table step): runs before the follower; None passes on.
 PressHandler = Callable[["Service", Press], "Update | None"]
-QuestionHandler = Callable[["Service", AnswerQuestion], "Update"]
-PlayedHandler = Callable[["Service", Update], "Update | None"]
+
+
+class Follower(Protocol):
+    """What follows the table for the service (device.tracking.TableTracking).
+
+    Its handlers run on the engine thread: they may change the game through
+    :meth:`Service.apply` and return its update, or return None for the default handling
+    (camera: a "camera" notice; press: :mod:`device.controls`). It keeps its open
+    question, if any, in :attr:`Service.question`.
+    """
+
+    def on_camera(self, service: Service, command: CameraChanges) -> Update | None: ...
+
+    def on_press(self, service: Service, command: Press) -> Update | None: ...
+
+    def on_question(self, service: Service, command: AnswerQuestion) -> Update: ...
+
+    def on_played(self, service: Service, played: Update) -> Update | None:
+        """After an answer from a phone or a button."""
 # Scores of a finished game for the archive (None when they cannot be computed).
 Scorer = Callable[[GameState], Any]
 
@@ -178,12 +193,9 @@ class Service:
         self._snapshot = Update(0, "start", self.game.state, message=self.restored)
         self._thread: threading.Thread | None = None
         self.listeners: list[Listener] = []
-        self.on_camera: CameraHandler | None = None
+        self.follower: Follower | None = None  # follows the table (device.tracking)
         self.on_press: PressHandler | None = None
-        self.on_question: QuestionHandler | None = None
-        self.on_played: PlayedHandler | None = None  # after an answer from a phone or button
-        # The tracker's open question for the table (device.tracker.Question), or None.
-        self.question: Any = None
+        self.question: Question | None = None  # the follower's open question for the table
         self.camera_reading: Any = None  # the latest stable camera reading (for the page)
         self.hand_seen: HandSeen | None = None  # the camera's reading of a hand laid out
         # The camera's latest BGR frame, or None (set by the appliance; for the page).
@@ -288,7 +300,8 @@ class Service:
     def _execute(self, command: Command) -> Update:
         if isinstance(command, Play):
             update = self._play((command.event,), command.source)
-            after = self.on_played(self, update) if self.on_played else None
+            follower = self.follower
+            after = follower.on_played(self, update) if follower is not None else None
             return after or update
         if isinstance(command, Press):
             return self._press(command)
@@ -304,9 +317,9 @@ class Service:
         if isinstance(command, HandSeen):
             return self._hand_seen(command)
         if isinstance(command, AnswerQuestion):
-            if self.on_question is None or self.question is None:
+            if self.follower is None or self.question is None:
                 raise IllegalActionError("there is no open question", rule="tracker")
-            return self.on_question(self, command)
+            return self.follower.on_question(self, command)
         raise TypeError(f"unknown command {command!r}")
 
     def _play(self, played: Sequence[Event], source: str) -> Update:
@@ -393,8 +406,8 @@ class Service:
     def _press(self, command: Press) -> Update:
         """A button: resolved against the current state; a useless press says why."""
         try:
-            if self.on_press is not None:
-                handled = self.on_press(self, command)
+            for handler in (self.on_press, self.follower and self.follower.on_press):
+                handled = handler(self, command) if handler else None
                 if handled is not None:
                     return handled
             event = controls.resolve(command.button, self.game.state)
@@ -409,7 +422,8 @@ class Service:
         """Stable camera changes: the tracker's events if it infers any, else a notice."""
         if command.reading is not None:
             self.camera_reading = command.reading
-        handled = self.on_camera(self, command) if self.on_camera else None
+        follower = self.follower
+        handled = follower.on_camera(self, command) if follower is not None else None
         if handled is not None:
             return handled
         text = "; ".join(_describe(change) for change in command.changes)

@@ -1,8 +1,8 @@
 """The tracker plugged into the service: what the camera sees becomes game events.
 
-:class:`TableTracking` installs itself as the service's camera, button, question and
-after-answer hooks (they run on the engine thread). It drives a
-:class:`~device.tracker.Follow` on the service's own game — the very object ``companion
+:class:`TableTracking` is the service's :class:`~device.service.Follower` (its handlers
+run on the engine thread). It drives a
+:class:`~engine.tracking.Follow` on the service's own game — the very object ``companion
 replay`` drives — and has the service journal and publish whatever it changed
 (:meth:`~device.service.Service.absorb`). An open question is published for the page
 and the LED. A button press is evidence too (DIE: the deck was taken; NEXT: my part is
@@ -22,11 +22,11 @@ from collections.abc import Callable
 
 from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from device.service import AnswerQuestion, CameraChanges, Press, Service, Update
-from device.tracker import LOCATION, Button, Follow, Seen, Tracker, Unread, Verdict
 from engine.board import LOCATIONS, Location
 from engine.errors import IllegalActionError
+from engine.tracking import LOCATION, Button, Follow, Seen, Tracker, Unread, Verdict
 
-BUTTONS = {"die": Button.DIE, "next": Button.NEXT, "automa": Button.AUTOMA}
+BUTTONS = {button.value: button for button in Button}
 LOCATION_QUESTION = "location-question"  # the notice kind: said aloud, LED attention
 # Where a card back lies the camera cannot read: location → called to learn it there.
 LearnBack = Callable[[Location], None]
@@ -47,10 +47,8 @@ class TableTracking:
         return self.follow.tracker if self.follow is not None else None
 
     def install(self, service: Service) -> None:
-        service.on_camera = self.on_camera
-        service.on_press = self.on_press
-        service.on_question = self.on_question
-        service.on_played = self.on_played
+        """Follow the table for ``service`` (its :class:`~device.service.Follower`)."""
+        service.follower = self
 
     def on_camera(self, service: Service, command: CameraChanges) -> Update | None:
         """A stable change: explain the whole view (None while a location settles)."""
@@ -73,20 +71,20 @@ class TableTracking:
 
     def on_question(self, service: Service, command: AnswerQuestion) -> Update:
         if command.told is not None:
-            return self._tell(service, command)
+            return self._tell(service, command.told, command.source)
         update = self._run(service, lambda follow: follow.on_answer(command.index),
                            command.source)
         return update or service.notify("camera", "answered", source="tracker")
 
-    def _tell(self, service: Service, command: AnswerQuestion) -> Update:
+    def _tell(self, service: Service, told: Seen, source: str) -> Update:
         """The answer to "what is on top of Luna?"."""
         question = service.question
-        if question is None or question.kind != LOCATION or question.location is None:
+        if question is None or question.kind is not LOCATION or question.location is None:
             raise IllegalActionError("the open question is not about a location",
                                      rule="tracker")
-        where, told = question.location, command.told
-        update = self._run(service, lambda follow: follow.on_tell(where, told), command.source)
-        if isinstance(told, Seen) and told.face_down:
+        where = question.location
+        update = self._run(service, lambda follow: follow.on_tell(where, told), source)
+        if told.face_down:
             self._learn_back(where, told.depth)
         return update or service.notify("camera", f"{where.label}: noted", source="tracker")
 
@@ -124,7 +122,7 @@ class TableTracking:
         update = service.absorb(before, source)
         question = service.question
         if question is not None and question != was_open:
-            kind = LOCATION_QUESTION if question.kind == LOCATION else "question"
+            kind = LOCATION_QUESTION if question.kind is LOCATION else "question"
             return service.notify(kind, question.prompt, source="tracker")
         if update is None and verdict.text:
             return service.notify("camera", verdict.text, source="tracker")

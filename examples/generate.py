@@ -34,7 +34,7 @@ import numpy as np
 
 from device.perception import ScriptedCamera
 from device.recording import write_scripted
-from device.script import Layout, write_script
+from engine.tracking.script import Layout, write_script
 from vision.synth.cards import card_face
 from vision.synth.scene import SceneOptions, render
 

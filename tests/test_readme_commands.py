@@ -241,9 +241,9 @@ def test_the_long_running_command_serves_the_page_and_stops(row: Row, home: Path
 def test_the_example_game_replays_to_its_truth() -> None:
     from device.commands.replay import _vision
     from device.recording import GameFolder, replay
-    from device.replay import turn_rows
     from engine.board import LOCATIONS
     from engine.game import Game
+    from engine.tracking.replay import turn_rows
 
     folder = GameFolder.read(ROOT / "examples" / "game")
     assert folder.script is not None

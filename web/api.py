@@ -28,9 +28,9 @@ from device.service import (
     Undo,
     Update,
 )
-from device.tracker import LOCATION, MAX_TOLD_DEPTH, location_answer
 from engine.board import Location
 from engine.events import Event
+from engine.tracking import LOCATION, MAX_TOLD_DEPTH, location_answer
 from web import validate, view
 from web.auth import require_table
 from web.errors import BadInput, Conflict, Rejected, Unavailable

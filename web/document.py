@@ -21,6 +21,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.rules import apply
 from engine.state import GameState, Phase
+from engine.tracking import Question
 from web import view
 from web.labels import Namer, public_cards
 
@@ -113,13 +114,13 @@ def history(game: Game, state: GameState, limit: int
     return events[start:end], states[start:end + 1], start
 
 
-def question_view(question: Any, state: GameState) -> dict[str, Any] | None:
+def question_view(question: Question | None, state: GameState) -> dict[str, Any] | None:
     """The tracker's open question, worded by the narration: its prompt and one button
     per reading (played from the question's ``start``). A location question ("what is on
     top of Luna?") also gives that location and its count now."""
     if question is None:
         return None
-    ask: narration.Question = question.ask
+    ask = question.ask
     start = getattr(question, "start", None) or state  # where its readings are played from
     namer = Namer(public_cards(start) | public_cards(state) | _shown(ask, start))
     view = {"prompt": narration.question_text(ask), "kind": ask.kind.value,

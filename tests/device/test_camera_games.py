@@ -13,9 +13,9 @@ import pytest
 from test_whole_games import _misplaced_first, _new_questions
 
 from device.perception import Perception, ScriptedCamera, camera_perceiver
-from device.replay import Perceive, Report, perfect_camera, replay_script
-from device.script import Moment, Script, write_script
-from device.tracker import LOCATION, UNEXPECTED, View
+from engine.tracking import LOCATION, UNEXPECTED, TableView
+from engine.tracking.replay import Perceive, Report, perfect_camera, replay_script
+from engine.tracking.script import Moment, Script, write_script
 from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
 
@@ -81,7 +81,7 @@ def _filmed_between(first: int, last: int, covered: tuple[int, int], seed: int) 
     camera = camera_perceiver(Perception(TableScanner(), Stabilizer()),
                               ScriptedCamera(seed=seed), cover)
 
-    def perceive(moment: Moment) -> View | None:
+    def perceive(moment: Moment) -> TableView | None:
         nonlocal k
         k += 1
         return camera(moment) if first <= k < last else perfect_camera(moment)

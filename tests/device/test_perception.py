@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from device.perception import view_from_stable
-from device.tracker import Seen, Unread
+from engine.tracking import Seen, Unread
 
 
 @dataclass

@@ -13,11 +13,11 @@ import pytest
 from device.cli import main
 from device.perception import ScriptedCamera
 from device.recording import GameFolder, Recorder, RecordingError, write_scripted
-from device.script import write_script
 from device.service import AnswerQuestion, Play, Press, Undo
 from engine.board import Location
 from engine.events import GainFrom, Lead
 from engine.setup import new_game
+from engine.tracking.script import write_script
 
 MODEL = Path(__file__).resolve().parents[2] / "models"
 
@@ -94,10 +94,10 @@ def test_an_answer_to_a_location_question_is_recorded_and_replayed(tmp_path: Pat
     from dataclasses import dataclass
 
     from device.recording import replay
-    from device.tracker import Seen
     from engine.board import House
     from engine.events import SeatSpec
     from engine.setup import tracked_game
+    from engine.tracking import Seen
 
     start = [["lorn", "sevro"], ["eo", "nero"], ["aja", "darrow"], ["trigg", "mustang"]]
 

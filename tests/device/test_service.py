@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 
 import pytest
 from devkit import play_until, policy, two_player_setup
 
 from device.controls import ButtonError
-from device.service import CameraChanges, NewGame, Notice, Play, Press, Service, Update
+from device.service import (
+    AnswerQuestion,
+    CameraChanges,
+    NewGame,
+    Notice,
+    Play,
+    Press,
+    Service,
+    Update,
+)
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
 from engine.events import DrawFromDeck, Face, Roll
@@ -62,6 +72,22 @@ def test_camera_changes_become_a_notice_until_a_tracker_is_plugged_in(
     assert service.camera_reading == {"mars": "darrow"}
 
 
+class CameraOnly:
+    """A follower of the table that handles camera changes only."""
+
+    def __init__(self, on_camera: Callable[[Service, CameraChanges], Update | None]) -> None:
+        self.on_camera = on_camera
+
+    def on_press(self, service: Service, command: Press) -> Update | None:
+        return None
+
+    def on_question(self, service: Service, command: AnswerQuestion) -> Update:
+        raise IllegalActionError("no questions here", rule="tracker")
+
+    def on_played(self, service: Service, played: Update) -> Update | None:
+        return None
+
+
 def test_the_camera_hook_may_revise_and_play_through_apply(service: Service) -> None:
     played = [policy(service.game)]
 
@@ -70,7 +96,7 @@ def test_the_camera_hook_may_revise_and_play_through_apply(service: Service) -> 
             return svc.apply(played, source="camera")  # type: ignore[arg-type]
         return svc.apply([], undo=1, source="camera")  # the tracker changed its mind
 
-    service.on_camera = tracker
+    service.follower = CameraOnly(tracker)
     length = len(service.game.log)
     assert service.call(CameraChanges(("first",))).events == tuple(played)
     assert len(service.game.log) == length + 1
@@ -85,7 +111,7 @@ def test_an_illegal_batch_from_a_hook_changes_nothing(service: Service) -> None:
     def tracker(svc: Service, command: CameraChanges) -> Update | None:
         return svc.apply([good, Roll(Face.HELIUM)])  # type: ignore[list-item]
 
-    service.on_camera = tracker
+    service.follower = CameraOnly(tracker)
     with pytest.raises(IllegalActionError):
         service.call(CameraChanges(()))
     assert service.game.log == before

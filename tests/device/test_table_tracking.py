@@ -182,7 +182,7 @@ def test_an_overdue_location_is_one_spoken_question_with_the_led_blinking(
 
 
 def test_the_tables_answer_is_played_and_the_question_closes(service: Service) -> None:
-    from device.tracker import Seen
+    from engine.tracking import Seen
 
     luna_unread(service, 6.0, START[0][:1], START[1], START[2], START[3])  # Jupiter gained
     service.call(AnswerQuestion(0, told=Seen(3, "quietus")))
@@ -191,7 +191,7 @@ def test_the_tables_answer_is_played_and_the_question_closes(service: Service) -
 
 
 def test_a_face_down_answer_teaches_the_card_back_there() -> None:
-    from device.tracker import Seen
+    from engine.tracking import Seen
 
     learnt: list[Location] = []
     svc = _service(TableTracking(learn_back=learnt.append))
@@ -213,7 +213,7 @@ def test_a_face_down_card_the_game_knows_of_and_the_camera_cannot_read_teaches_t
 
 
 def test_a_told_answer_without_a_location_question_is_refused(service: Service) -> None:
-    from device.tracker import Seen
+    from engine.tracking import Seen
 
     see(service, START[0], START[1][:1], START[2], START[3])  # an unexpected change
     with pytest.raises(ValueError, match="not about a location"):

@@ -7,7 +7,6 @@ import random
 import re
 
 from device.service import Update
-from device.tracker import Follow, Question, Seen, View, location_question
 from device.tracking import LOCATION_QUESTION
 from device.voice import sentences
 from engine import narration
@@ -16,6 +15,7 @@ from engine.cards import CARDS
 from engine.events import Lead, SeatSpec
 from engine.game import Game
 from engine.setup import tracked_game
+from engine.tracking import Follow, Question, Seen, TableView, location_question
 from web.document import question_view
 
 M, L = Location.MARS, Location.LUNA
@@ -29,7 +29,7 @@ def table() -> Follow:
     return Follow(Game(tracked_game(seats, START, first=0), rng=random.Random(4)))
 
 
-def seen(*stacks: list[str]) -> View:
+def seen(*stacks: list[str]) -> TableView:
     views = [Seen(len(s), s[-1] if s else None) for s in stacks]
     return (views[0], views[1], views[2], views[3])
 

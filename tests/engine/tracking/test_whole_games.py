@@ -17,11 +17,11 @@ from dataclasses import replace
 
 import pytest
 
-from device.replay import Report, hiding, perfect_camera, replay_script
-from device.script import Layout, Moment, Script, write_script
-from device.tracker import COVERED_CARD, LOCATION, ORDER, UNEXPECTED, Button, Unread
 from engine.board import LOCATIONS, Location
 from engine.events import Lead
+from engine.tracking import COVERED_CARD, LOCATION, ORDER, UNEXPECTED, Button, Unread
+from engine.tracking.replay import Report, hiding, perfect_camera, replay_script
+from engine.tracking.script import Layout, Moment, Script, write_script
 
 MIN_TURNS = 25
 MIN_SHARE = 0.9  # of the moves a camera can see, inferred without asking (measured ~0.97)

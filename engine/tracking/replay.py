@@ -1,8 +1,8 @@
 """Replaying games through the companion: scripted ones, and recorded game folders.
 
-:func:`replay_script` feeds a :class:`~device.script.Script` (a whole game the bots
+:func:`replay_script` feeds a :class:`~engine.tracking.script.Script` (a whole game the bots
 played) through the tracker and the engine, as a camera and the buttons would perceive
-it, with an :class:`~device.script.Oracle` standing in for the people at the table, and
+it, with an :class:`~engine.tracking.script.Oracle` standing in for the people at the table, and
 checks the result against the truth: the tokens after every turn, the turn the end was
 triggered, the final scores. ``perceive`` turns each layout into a camera view: the
 default is a perfect camera; the vision pipeline plugs in here (frames rendered by the
@@ -13,22 +13,28 @@ a location for stretches of the game (a lamp's reflection, say).
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from device.script import Layout, Moment, Oracle, Script, view_of_layout
-from device.tracker import LOCATION, Follow, Unread, View
 from engine.board import LOCATIONS, Location
 from engine.endgame import final_table
 from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.scoring import score
 from engine.state import GameState, Phase
+from engine.tracking.follow import Follow
+from engine.tracking.question import LOCATION
+from engine.tracking.script import Layout, Moment, Oracle, Script, view_of_layout
+from engine.tracking.view import TableView, Unread
 
-Perceive = Callable[[Moment], "View | None"]
+Perceive = Callable[[Moment], "TableView | None"]
+Clock = Callable[[], float]
 TokenRow = tuple[tuple[int, int, int], ...]  # per player: helium, influence, fleet
+
+
+def _no_clock() -> float:
+    return 0.0
 
 
 @dataclass
@@ -61,14 +67,18 @@ class Report:
         return self.inferred / self.moves if self.moves else 1.0
 
 
-def perfect_camera(moment: Moment) -> View | None:
+def perfect_camera(moment: Moment) -> TableView | None:
     """A camera that sees every layout exactly."""
     return view_of_layout(moment.layout) if moment.layout is not None else None
 
 
-def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report:
-    """Run a scripted game through tracker and engine; compare with the truth."""
-    started = time.perf_counter()
+def replay_script(script: Script, perceive: Perceive = perfect_camera,
+                  clock: Clock = _no_clock) -> Report:
+    """Run a scripted game through tracker and engine; compare with the truth.
+
+    ``clock`` times it (the engine reads no clock itself: pass ``time.perf_counter``).
+    """
+    started = clock()
     follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()))
     oracle = Oracle(script)
     report = Report()
@@ -93,7 +103,7 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera) -> Report
             _settle(follow, oracle, report, table)
     if _still_unread(follow):  # the table waits at the end: time passes, the page asks
         _settle(follow, oracle, report, table)
-    report.seconds = time.perf_counter() - started
+    report.seconds = clock() - started
     _compare(script, follow, oracle, report)
     return report
 
@@ -132,7 +142,7 @@ def _settle(follow: Follow, oracle: Oracle, report: Report, table: Layout | None
     """Let the table answer open questions and decisions only it can answer."""
     for _ in range(200):
         question = follow.tracker.question
-        if question is not None and question.kind == LOCATION:
+        if question is not None and question.kind is LOCATION:
             assert question.location is not None
             follow.on_tell(question.location, oracle.tell(question.location, table))
             continue
@@ -164,12 +174,12 @@ def hiding(perceive: Perceive, stretches: Sequence[tuple[Location, int, int]],
     """``perceive``, blind at a location for stretches of the game.
 
     ``stretches``: (location, first moment, moments). While one lasts, the location
-    reads :class:`~device.tracker.Unread`, overdue from its ``overdue_after``-th view.
+    reads :class:`~engine.tracking.Unread`, overdue from its ``overdue_after``-th view.
     """
     moments = 0
     views: Counter[int] = Counter()  # views seen so far in each stretch
 
-    def perceive_hiding(moment: Moment) -> View | None:
+    def perceive_hiding(moment: Moment) -> TableView | None:
         nonlocal moments
         k, moments = moments, moments + 1
         view = perceive(moment)

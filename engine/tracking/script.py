@@ -33,8 +33,8 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from device.tracker import Button, Question, Seen, View, camera_answers
 from engine import finale
 from engine.abilities.primitives import STEP_BY_STEP as ONE_CARD_AT_A_TIME
 from engine.automa import (
@@ -57,12 +57,17 @@ from engine.events import (
     RevealHand,
     SeatSpec,
     Setup,
+    from_dict,
+    to_dict,
 )
 from engine.game import Game
 from engine.rules import apply
 from engine.setup import new_game, tracked_game
 from engine.state import GameState, Phase
 from engine.steps import Step
+from engine.tracking.options import camera_answers
+from engine.tracking.question import Question
+from engine.tracking.view import Button, Seen, TableView
 
 Layout = tuple[tuple[tuple[str | None, bool], ...], ...]  # per location: (card, face down)
 MAX_EVENTS = 20_000
@@ -108,7 +113,7 @@ def layout_of(state: GameState) -> Layout:
     )
 
 
-def view_of_layout(layout: Layout) -> View:
+def view_of_layout(layout: Layout) -> TableView:
     """What a perfect camera sees: each stack's depth and its face-up top card."""
     seen = [seen_of_stack(stack) for stack in layout]
     return (seen[0], seen[1], seen[2], seen[3])
@@ -452,3 +457,19 @@ def same_layout(tracked: Layout, truth: Layout) -> bool:
 
 def tracked_seats(script: Script) -> list[SeatSpec]:
     return list(script.tracked_setup.seats)
+
+
+def script_to_json(script: Script) -> dict[str, Any]:
+    """The script as ``script.json`` holds it (the truth; the moments are the timeline)."""
+    return {"truth_setup": to_dict(script.truth_setup),
+            "tracked_setup": to_dict(script.tracked_setup), "seed": script.seed,
+            "truth": [to_dict(e) for e in script.truth], "solo": script.solo}
+
+
+def script_from_json(data: dict[str, Any]) -> Script:
+    """A script read back from ``script.json`` (without its moments)."""
+    truth_setup = from_dict(data["truth_setup"])
+    tracked_setup = from_dict(data["tracked_setup"])
+    assert isinstance(truth_setup, Setup) and isinstance(tracked_setup, Setup)
+    return Script(truth_setup, tracked_setup, int(data["seed"]),
+                  tuple(from_dict(e) for e in data["truth"]), (), bool(data["solo"]))

@@ -6,20 +6,6 @@ import random
 
 import pytest
 
-from device.tracker import (
-    COVERED_CARD,
-    LOCATION,
-    Button,
-    Follow,
-    Seen,
-    Tracker,
-    Unread,
-    Verdict,
-    View,
-    location_answer,
-    mismatch,
-    view_of,
-)
 from engine.abilities.primitives import Moved
 from engine.board import House, Location
 from engine.decisions import Kind
@@ -36,6 +22,20 @@ from engine.events import (
 from engine.game import Game
 from engine.setup import tracked_game
 from engine.state import Slot
+from engine.tracking import (
+    COVERED_CARD,
+    LOCATION,
+    Button,
+    Follow,
+    Seen,
+    TableView,
+    Tracker,
+    Unread,
+    Verdict,
+    location_answer,
+    mismatch,
+    view_of,
+)
 
 J, M, L, INST = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE
 # Cards whose deploy abilities do nothing where these tests put them.
@@ -48,7 +48,7 @@ def table(houses: tuple[House, House] = (House.MARS, House.DIANA)) -> Follow:
     return Follow(Game(tracked_game(seats, START, first=0), rng=random.Random(4)))
 
 
-def seen(*stacks: list[str]) -> View:
+def seen(*stacks: list[str]) -> TableView:
     """A view from each location's cards, oldest first (only depth and top matter)."""
     views = [Seen(len(s), s[-1] if s else None) for s in stacks]
     return (views[0], views[1], views[2], views[3])
@@ -258,7 +258,7 @@ def test_a_stack_one_card_short_under_its_top_asks_rather_than_guesses() -> None
 # --- a location the camera cannot read ---------------------------------------------------
 
 
-def unread(view: View, location: Location, overdue: bool = False) -> View:
+def unread(view: TableView, location: Location, overdue: bool = False) -> TableView:
     """``view`` with ``location`` unreadable (glare, a misread table)."""
     out = list(view)
     out[location.pos] = Unread(overdue=overdue)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from device.script import Oracle, layout_of, write_script
-from device.tracker import Button
 from engine.events import DrawFromDeck, Place
 from engine.game import Game
 from engine.state import Phase
+from engine.tracking import Button
+from engine.tracking.script import Oracle, layout_of, write_script
 
 
 def test_every_layout_is_the_table_after_its_event_in_order() -> None:

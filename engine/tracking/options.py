@@ -1,0 +1,230 @@
+"""The option filling: a pending decision's options, made concrete by the camera.
+
+The engine's options leave out what only the table shows (which card was deployed,
+where a card landed); :func:`candidates` fills them in from a view, and keeps only those
+consistent with what changed on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from engine.abilities.primitives import Moved
+from engine.automa import AutomaGain
+from engine.board import LOCATIONS, Location
+from engine.decisions import Decision, Kind
+from engine.events import (
+    Choose,
+    Decline,
+    DrawFromDeck,
+    Event,
+    GainFrom,
+    Lead,
+    Place,
+    Scout,
+)
+from engine.state import GameState
+from engine.tracking.view import Button, TableView, Unread, top_named, unread_at
+
+
+def candidates(state: GameState, view: TableView, button: Button | None = None,
+               wild: frozenset[Location] = frozenset(), unseen: bool = False) -> list[Event]:
+    """The pending options worth trying, with card names the camera can fill in.
+
+    ``wild``: unread locations where a move is tried anyway (anything may have changed
+    there), to find what else could explain the rest; no move is ever played so.
+    ``unseen``: the camera could not read a location for a while, so a step the rules
+    force may have been made and undone there unseen.
+    """
+    pending = state.pending
+    if pending is None or pending.is_chance:
+        return []
+    if pending.kind is Kind.BLOCK:
+        return [o for o in pending.options if isinstance(o, Decline)]
+    touched = changed_at(state, view, wild)
+    # A forced step (one option) is always tried: what the table shows next tells
+    # whether it has happened yet.
+    small = len(pending.options) <= MAX_BLIND_OPTIONS
+    forced = len(pending.options) == 1
+    unread = unread_at(view) - wild
+    out: list[Event] = []
+    for option in pending.options:
+        filled = [] if only_where_unread(option, unread) else list(
+            _fill(option, state, view, button, touched, small, forced))
+        if forced and not filled and (unread or unseen):
+            # The rules leave no choice (Au Toma's step), made perhaps while the camera
+            # could not read there, and undone since: later views check it.
+            filled = [option]
+        out.extend(filled)
+    return out
+
+
+# A choice the camera cannot see directly (a colour, an opponent, "gain it?") is still
+# tried when it has few options: if only one of them fits what the table shows next,
+# that settles it; if several fit, the choice is left to the phone.
+MAX_BLIND_OPTIONS = 12
+
+
+def camera_answers(event: Event) -> bool:
+    """Is this an answer the camera (or a button) gives: a card put down, taken or moved?"""
+    return isinstance(event, CAMERA_EVENTS) or getattr(event, "location", None) is not None
+
+
+CAMERA_EVENTS = (Lead, Scout, GainFrom, DrawFromDeck, Place, Moved, AutomaGain)
+
+
+@dataclass(frozen=True)
+class Touched:
+    """Where the table changed since the engine's position."""
+
+    grew: frozenset[Location]
+    shrank: frozenset[Location]
+    changed: frozenset[Location]  # same count, another top card
+
+    @property
+    def any(self) -> frozenset[Location]:
+        return self.grew | self.shrank | self.changed
+
+
+def changed_at(state: GameState, view: TableView, wild: frozenset[Location] = frozenset(),
+               ) -> Touched:
+    """Where the table changed: stacks that grew or shrank, tops that changed.
+
+    The named top card counts as much as the count: a card from lower in the stack on
+    top means cards left it, whatever the count reads (see DEPTH_SLACK).
+    """
+    grew: set[Location] = set()
+    shrank: set[Location] = set()
+    changed: set[Location] = set()
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Unread):
+            if loc in wild:
+                grew.add(loc)
+                shrank.add(loc)
+            continue  # nothing is inferred where the camera cannot see
+        stack = state.stack_at(loc)
+        cards = [slot.card for slot in stack]
+        differs = bool(stack) and seen.top is not None and cards[-1] not in (None, seen.top)
+        if seen.depth > len(stack):
+            grew.add(loc)
+        elif seen.depth < len(stack) or (differs and seen.top in cards):
+            shrank.add(loc)
+        elif differs:
+            changed.add(loc)
+    return Touched(frozenset(grew), frozenset(shrank), frozenset(changed))
+
+
+def _fill(option: Event, state: GameState, view: TableView, button: Button | None,
+          touched: Touched, small: bool, forced: bool = False,
+          ) -> Iterable[Event]:
+    """Concrete versions of ``option`` consistent with what changed on the table."""
+    grew, shrank = touched.grew, touched.shrank
+    if isinstance(option, Lead):
+        return _fill_lead(option, state, view, touched)
+    if isinstance(option, Place):
+        return _fill_place(option, view, touched)
+    if isinstance(option, Moved):
+        return [_named_by_camera(option, view)]
+    if isinstance(option, GainFrom):
+        # A new top at the same count may be a card gained and another put there since
+        # (seen together when the camera could not read the location in between).
+        return [option] if option.location in shrank | touched.changed else []
+    if isinstance(option, DrawFromDeck):
+        return [option] if button is Button.DIE else []
+    if isinstance(option, Scout):
+        return [option] if grew else []
+    if isinstance(option, Choose):
+        return _fill_choice(option, view, touched.any, small, forced)
+    if isinstance(option, Decline):
+        return [option]  # passing is invisible; what happens next shows it
+    return [option] if small else []  # Au Toma's confirmations, finale answers…
+
+
+def _fill_lead(option: Lead, state: GameState, view: TableView,
+               touched: Touched) -> list[Event]:
+    """A deploy shows as a new card on top of a location (that grew, unless its ability
+    took a card from there before the camera settled)."""
+    if option.location is None:
+        return [option] if touched.shrank else []
+    if option.location not in touched.grew | touched.changed:
+        return []
+    top = top_named(view[option.location.pos])
+    if option.card is None:
+        # A card already on the table was not deployed (it was moved, or one slid in
+        # under it: the count grew under a top the camera already knew).
+        return [Lead(top, option.location)] if top and not _on_table(state, top) else []
+    return [option]
+
+
+def _fill_place(option: Place, view: TableView, touched: Touched) -> list[Event]:
+    """A placed card, named by what the camera reads on top."""
+    if option.location not in touched.any:
+        return []
+    return [replace(option, card=option.card or top_named(view[option.location.pos]))]
+
+
+def _named_by_camera(option: Moved, view: TableView) -> Moved:
+    """A card that lands face up on top of a location is named by what the camera reads."""
+    if option.card is not None or option.target is None or option.under:
+        return option
+    top = top_named(view[option.target.pos])
+    return replace(option, card=top) if top else option
+
+
+def _fill_choice(option: Choose, view: TableView, touched: frozenset[Location], small: bool,
+                 forced: bool) -> list[Event]:
+    if option.location is None:
+        return [option] if small else []
+    if option.location not in touched and not forced:
+        return []
+    if option.value is None and option.index is None:
+        # A card put down (face down, say) on top: the camera reads it if it can.
+        return [replace(option, value=top_named(view[option.location.pos]))]
+    return [option]  # a card already in a stack: the camera cannot name it now
+
+
+def _on_table(state: GameState, card: str) -> bool:
+    return any(slot.card == card for stack in state.locations for slot in stack)
+
+
+def only_where_unread(option: Event, unread: frozenset[Location]) -> bool:
+    """Does ``option`` touch the table only at locations the camera cannot read? Such a
+    move is never inferred: nothing seen shows it (the table is asked instead)."""
+    places = {getattr(option, name, None) for name in ("location", "source", "target")}
+    places.discard(None)
+    return bool(places) and places <= unread
+
+
+def waits_for_table(state: GameState, view: TableView) -> bool:
+    """Is the position waiting on something only people can say (not the camera)?
+
+    A question with no answer the camera gives (a name, a choice nobody sees), or a card
+    in a stack the camera saw taken but cannot name.
+    """
+    pending = state.pending
+    if pending is None or pending.is_chance or pending.kind is Kind.BLOCK:
+        return False
+    return not any(camera_answers(o) for o in pending.options) or names_needed(state, view)
+
+
+def names_needed(state: GameState, view: TableView) -> bool:
+    """Is a card the camera saw taken from a stack one it cannot name (covered, face down)?"""
+    pending = state.pending
+    if pending is None or pending.is_chance:
+        return False
+    touched = changed_at(state, view).any
+    return any(isinstance(o, Choose) and o.value is None and o.index is not None
+               and o.location in touched for o in pending.options)
+
+
+def is_blind(decision: Decision | None) -> bool:
+    """A real choice nobody at the table sees made: several answers, none on the table."""
+    return (decision is not None and not decision.is_chance and len(decision.options) > 1
+            and decision.kind is not Kind.BLOCK and not is_visible_choice(decision)
+            and not any(camera_answers(o) for o in decision.options))
+
+
+def is_visible_choice(decision: Decision) -> bool:
+    """Do the options name places on the table (so the camera can tell them apart)?"""
+    return any(getattr(o, "location", None) is not None for o in decision.options)

@@ -1,0 +1,233 @@
+"""The breadth-first search: the shortest answers that pass through the evidence.
+
+From a settled position the search plays the pending decisions' filled options
+(:mod:`engine.tracking.options`) level by level, following forced answers for free, and
+keeps the sequences that explain every view and button in order; failing that, the
+nearest misses and the positions that must wait for the die or the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.board import LOCATIONS, Location
+from engine.decisions import Kind
+from engine.errors import IllegalActionError
+from engine.events import (
+    DrawFromDeck,
+    Event,
+    Identify,
+)
+from engine.rules import apply
+from engine.state import GameState, Phase
+from engine.tracking.options import candidates, names_needed, waits_for_table
+from engine.tracking.view import (
+    Button,
+    TableView,
+    ahead,
+    halfway,
+    mismatch,
+    top_named,
+    unread_in,
+    view_of,
+)
+
+
+class Search:
+    """Bookkeeping for one search: the budget and the nearest misses."""
+
+    def __init__(self, budget: int, evidence: tuple[TableView | Button, ...], last: TableView,
+                 first: TableView, slack: int, wild: frozenset[Location] = frozenset()) -> None:
+        self.budget = budget
+        self.slack = slack  # see DEPTH_SLACK
+        self.wild = wild
+        self.unseen = bool(unread_in(evidence))
+        self.evidence = evidence
+        self.last = last
+        self.first = first
+        self.best = 1 << 30
+        self.nearest: list[tuple[Event, ...]] = []
+        self.stops: list[Node] = []  # positions waiting for the table's answer
+
+    def close(self, level: list[Node]) -> tuple[list[Node], list[Node]]:
+        """Follow forced answers; returns every node reached and the next level's nodes."""
+        closed: list[Node] = []
+        branches: list[Node] = []
+        todo = list(level)
+        while todo:
+            node = todo.pop()
+            closed.append(node)
+            children = self.expand(node)
+            if self._stops_at(node, bool(children)):
+                self.stops.append(node)
+            if len(children) == 1:
+                todo.append(children[0])
+            else:  # a real choice, unless what the camera saw settled it
+                branches.extend(c if c.seen > node.seen else replace(c, choices=c.choices + 1)
+                                for c in children)
+        return closed, branches
+
+    def expand(self, node: Node) -> list[Node]:
+        target, button = node.next_evidence(self.evidence)
+        if target is not None:
+            target = ahead(target, self.evidence[node.seen:])
+        children = []
+        for event in candidates(node.state, target or self.last, button, self.wild,
+                                self.unseen):
+            if self.budget <= 0:
+                break
+            self.budget -= 1
+            try:
+                after = apply(node.state, event)
+            except IllegalActionError:
+                continue
+            child = Node(after, (*node.seq, event), node.seen, node.turns, node.choices)
+            children.append(child.consume(self.evidence, self.slack))
+            self._remember(child)
+        return children
+
+    def _stops_at(self, node: Node, expanded: bool) -> bool:
+        """Is this a position to wait at: the die or the table must answer before the
+        rest of the evidence can be explained, and it lies on the way to the last view?
+
+        A choice the search could try blindly (a few options) blocks nothing: only one
+        it could not try, or a card it cannot name, makes the table's answer necessary.
+        """
+        if node.seen == len(self.evidence):
+            return False
+        target = node.next_evidence(self.evidence)[0] or self.last
+        if not awaits_die(node.state) and not names_needed(node.state, target) and (
+                expanded or not waits_for_table(node.state, target)):
+            return False
+        seen = [e for e in self.evidence[:node.seen] if not isinstance(e, Button)]
+        return halfway(view_of(node.state), seen[-1] if seen else self.first, target,
+                        self.slack)
+
+    def best_stops(self) -> list[tuple[Event, ...]]:
+        """The stops that explain the most evidence, shortest first among equals."""
+        if not self.stops:
+            return []
+        most = max(n.seen for n in self.stops)
+        best = [n.seq for n in self.stops if n.seen == most]
+        shortest = min(len(seq) for seq in best)
+        return dedupe([seq for seq in best if len(seq) == shortest])
+
+    def _remember(self, child: Node) -> None:
+        distance = mismatch(child.state, self.last, self.slack)
+        if distance < self.best:
+            self.best, self.nearest = distance, [child.seq]
+        elif distance == self.best:
+            self.nearest.append(child.seq)
+
+
+@dataclass(frozen=True)
+class Node:
+    """A search position: the state, the events so far, how much evidence they explain."""
+
+    state: GameState
+    seq: tuple[Event, ...]
+    seen: int  # evidence items explained so far
+    turns: int  # turns taken at the search's start or the last NEXT explained
+    choices: int = 0  # real choices made since the last evidence explained
+
+    def next_evidence(self, evidence: Sequence[TableView | Button],
+                      ) -> tuple[TableView | None, Button | None]:
+        """The next view to reach, and the button pressed before it, if any."""
+        button = None
+        for item in evidence[self.seen:]:
+            if isinstance(item, Button):
+                button = button or item
+            else:
+                return item, button
+        return None, button
+
+    def consume(self, evidence: Sequence[TableView | Button], slack: int) -> Node:
+        """Explain as much further evidence as this position does."""
+        seen, turns = self.seen, self.turns
+        node = self
+        while seen < len(evidence):
+            item = evidence[seen]
+            if isinstance(item, Button):
+                if not (_pressed(item, node, turns)
+                        and _as_last_seen(node, evidence, seen, slack)):
+                    break
+                if item is Button.NEXT:
+                    turns = turns_taken(node.state)  # the next NEXT needs another turn to end
+            elif mismatch(node.state, item, slack) != 0:
+                break
+            else:
+                node = node.named(item)
+            seen += 1
+        return Node(node.state, node.seq, seen, turns,
+                     0 if seen > self.seen else self.choices)
+
+    def named(self, view: TableView) -> Node:
+        """The position with the top cards the view names and the engine did not know
+        (a card slid in under another, uncovered now)."""
+        state, seq = self.state, self.seq
+        for loc, seen in zip(LOCATIONS, view, strict=True):
+            stack = state.stack_at(loc)
+            top = top_named(seen)
+            if top is None or not stack or stack[-1].card is not None or stack[-1].face_down:
+                continue
+            event = Identify(loc, len(stack) - 1, top)
+            try:
+                state = apply(state, event)
+            except IllegalActionError:
+                continue
+            seq = (*seq, event)
+        return self if seq is self.seq else Node(state, seq, self.seen, self.turns,
+                                                  self.choices)
+
+
+def _as_last_seen(node: Node, evidence: Sequence[TableView | Button], index: int,
+                  slack: int) -> bool:
+    """Does the table look, at a press, as the camera last saw it before the press?
+
+    A move made before a button was seen before it: the camera reports every change.
+    (A press with no view before it since the settled point may come before the camera
+    has settled on the move it follows.)
+    """
+    last = next((e for e in reversed(evidence[:index]) if not isinstance(e, Button)), None)
+    return last is None or mismatch(node.state, last, slack) == 0
+
+
+def turns_taken(state: GameState) -> int:
+    return sum(p.turns for p in state.players)
+
+
+def _pressed(button: Button, node: Node, turns_before: int) -> bool:
+    """Does the position agree with this press?
+
+    DIE: the player just took the deck. NEXT: the player's own part is done — no gain
+    step is still to come (a Scout, or a turn already over), though a house ability or
+    a die roll may follow.
+    """
+    if button is Button.DIE:
+        return bool(node.seq) and isinstance(node.seq[-1], DrawFromDeck)
+    if button is Button.NEXT:
+        state = node.state
+        if state.phase is not Phase.PLAYING or turns_taken(state) > turns_before:
+            return True
+        pending = state.pending
+        if not node.seq or pending is None or pending.kind in (Kind.GAIN, Kind.TURN):
+            return False
+        # A Lead whose ability is still under way has its gain step to come.
+        return state.turn is None or state.turn.end_requested or not any(
+            step.name == "gain" for step in state.stack)
+    return True
+
+
+def played_out(state: GameState, events: Sequence[Event]) -> GameState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def awaits_die(state: GameState) -> bool:
+    return state.pending is not None and state.pending.is_chance
+
+
+def dedupe(seqs: list[tuple[Event, ...]]) -> list[tuple[Event, ...]]:
+    return list(dict.fromkeys(seqs))

@@ -1,0 +1,498 @@
+"""The tracker: what the camera sees and the buttons say, turned into game events.
+
+Pure logic (no I/O, no clock). The camera reports a stable :data:`TableView` of the four
+locations (depth and identified top card of each); buttons report presses. The tracker
+asks the engine itself which sequence of legal answers, from the last settled point,
+would leave the table looking like that: it searches the pending decisions' options
+(shortest explanations first), filling in the card names only the camera can give.
+
+* exactly one shortest explanation → its events are played (and shown, and undoable);
+* several → a :class:`Question` for the phone with each reading as an option (which
+  covered card left a stack; which order two moves seen at once came in); where they
+  part at a choice no camera can see, the engine's own decision waits for the table;
+* the way on passes something only the table can say (a card to name) or the die →
+  the events up to it are played and the tracker waits (:attr:`Verdict.wait`; after
+  a roll, :attr:`Verdict.again`: explain the latest view again);
+* none → a :class:`Question` with the nearest readings, "the camera is wrong" and
+  "the table is as the camera sees it" (corrections), never a silent guess.
+
+The engine waits at every card an ability moves (a ``Kind.CONFIRM`` whose one option,
+a :class:`~engine.abilities.primitives.Moved`, the camera answers), so a view never
+shows the engine ahead of the table; such forced steps cost the search nothing.
+
+Later evidence can overturn an earlier reading within the same turn (a card put on
+Mars followed by NEXT was a Scout, not a Lead), so a :class:`Verdict` says how many of
+the tracker's own events to undo before playing the new ones. Die rolls and answers
+given on the phone or by a button settle the past: the tracker never revises them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from engine import narration
+from engine.board import Location
+from engine.decisions import Decision, Kind
+from engine.errors import IllegalActionError
+from engine.events import (
+    Choose,
+    DrawFromDeck,
+    Event,
+    GainFrom,
+    Lead,
+    Scout,
+)
+from engine.game import Game
+from engine.narration import Answer, Reading
+from engine.rules import apply
+from engine.state import GameState, Phase
+from engine.tracking.options import candidates, is_blind, is_visible_choice, waits_for_table
+from engine.tracking.question import COVERED_CARD, ORDER, UNEXPECTED, Question, Verdict
+from engine.tracking.search import Node, Search, awaits_die, dedupe, played_out, turns_taken
+from engine.tracking.view import (
+    DEPTH_SLACK,
+    Button,
+    TableView,
+    corrections_for,
+    mismatch,
+    unread_at,
+    unsure_at,
+    view_of,
+    without_halfway_views,
+)
+
+
+@dataclass
+class Tracker:
+    """Infers the table's moves; keeps what it played since the last settled point."""
+
+    max_depth: int = 4
+    budget: int = 1500  # engine applications per search, at most
+    anchor: int = 0  # log length of the last settled point
+    played: list[Event] = field(default_factory=list)  # own events since the anchor
+    # What was seen and pressed since the anchor, in order: explanations must pass
+    # through every view in turn (the order of two moves matters, not only the result).
+    evidence: list[TableView | Button] = field(default_factory=list)
+    question: Question | None = None
+    waiting_on: Decision | None = None  # the decision the table must answer, if any
+    # Where the latest explanation failed for want of a reading: locations the camera
+    # cannot read, or read only through an earlier answer of the table (see Follow).
+    blind: frozenset[Location] = frozenset()
+    _fresh: frozenset[Location] = frozenset()  # told by the table in the latest view itself
+    # While waiting for the table's answer: how much evidence the events up to the wait
+    # explained (what came after, a DIE pressed meanwhile, is explained after the answer).
+    _explained: int | None = None
+    _slack: int = 0
+    _settle_after: bool = False  # the next applied verdict closes the evidence
+    _keep_view: bool = False  # ... and keeps the latest view, which it explains
+    # Where a roll settled a reading NEXT may still overturn: anchor, own events, evidence.
+    _before_roll: tuple[int, list[Event], list[TableView | Button]] | None = None
+
+    # --- inputs -------------------------------------------------------------------
+
+    def settle(self, log_length: int) -> None:
+        """Everything up to here is final (a roll, a phone answer, a new turn)."""
+        self.anchor = log_length
+        self.played = []
+        self.evidence = []
+        self.question = None
+        self._before_roll = None
+        self._explained = None
+
+    def observe(self, game: Game, view: TableView,
+                fresh: frozenset[Location] = frozenset()) -> Verdict:
+        """A new stable view: explain it from the anchor.
+
+        ``fresh``: locations whose reading the table has just told (see :class:`Seen`).
+        """
+        self._resync(game)
+        if self.evidence and self.evidence[-1] == view and not fresh:
+            return Verdict()
+        if not self.evidence or self.evidence[-1] != view:
+            self.evidence.append(view)
+        self._fresh = fresh  # an answer given again is explained again (without asking)
+        return self._explain(game.states, view)
+
+    def press(self, game: Game, button: Button, view: TableView) -> Verdict:
+        """A button was pressed: it is evidence too (DIE = took the deck, NEXT = done)."""
+        self._resync(game)
+        if button is Button.NEXT and self._before_roll is not None:
+            # NEXT after a card read as a Lead whose ability rolled the die: explain it
+            # all again from before the roll (a Scout takes the roll back with the Lead).
+            self.anchor, before, evidence = self._before_roll
+            self.played = before + self.played
+            self.evidence = evidence + [e for e in self.evidence if e not in evidence]
+            self._before_roll = None
+        pending = game.state.pending
+        if button is Button.NEXT and not self.played and pending is not None and (
+                pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0
+                and not unread_at(view)):
+            # The turn it ends is over already (the camera settled it), unless it was
+            # played where the camera cannot read.
+            return Verdict()
+        self.evidence.append(button)
+        return self._explain(game.states, view)
+
+    def answer(self, game: Game, index: int) -> Verdict:
+        """The table picked reading ``index`` of the open question."""
+        question = self.question
+        if question is None or not 0 <= index < len(question.readings):
+            raise IllegalActionError("no such answer to the open question", rule="tracker")
+        self._resync(game)
+        reading, text = question.readings[index], question.texts()[index]
+        self.question = None
+        # The table's answer is final: later views are explained from where it leads.
+        self._settle_after = True
+        if reading.answer is Answer.PLAY:
+            self._keep_view = True  # which the reading explains, or will after a roll
+            start = game.states[self.anchor]
+            rolls = awaits_die(played_out(start, reading.events))
+            return replace(self._verdict_for(start, reading.events), text=text, again=rolls)
+        return Verdict(play=reading.events, text=text)
+
+    def applied(self, game: Game, verdict: Verdict) -> None:
+        """The service applied ``verdict`` (chance may have followed): move the anchor."""
+        if verdict.wait:
+            self.waiting_on = game.state.pending
+        if self._settle_after:
+            views = [e for e in self.evidence if not isinstance(e, Button)]
+            keep: list[TableView | Button] = [v for v in views[-1:] if self._keep_view and (
+                mismatch(game.state, v, DEPTH_SLACK) == 0)]
+            self._settle_after = self._keep_view = False
+            self.settle(len(game.log))
+            self.evidence = keep
+            return
+        if verdict.undo:
+            del self.played[len(self.played) - verdict.undo:]
+        self.played.extend(verdict.play)
+        self._rebase(game)
+
+    def _rebase(self, game: Game) -> None:
+        """Settle at the latest die roll or turn start: the past before it is final.
+
+        Except for NEXT: a roll that a card read as a Lead brought (its ability rolled
+        the die) may yet be taken back with it, if NEXT says it was a Scout.
+        """
+        states = game.states
+        for length in range(len(game.log), self.anchor, -1):
+            before = states[length - 1].pending
+            after = states[length].pending
+            rolled = before is not None and before.is_chance
+            turn_start = after is not None and after.kind is Kind.TURN
+            if rolled or turn_start or states[length].phase is not Phase.PLAYING:
+                own = [e for i, e in enumerate(game.log[self.anchor:length], self.anchor)
+                       if not _by_chance(states, i)]
+                reopen = (self.anchor, own, list(self.evidence)) if (
+                    rolled and not turn_start and self._may_be_a_scout(own)) else None
+                mine = [e for e in game.log[length:]]
+                evidence = self.evidence[-1:] if mine else []
+                self.settle(length)
+                self.played, self.evidence = mine, list(evidence)
+                self._before_roll = reopen
+                return
+
+    def _may_be_a_scout(self, events: Sequence[Event]) -> bool:
+        """Do these events begin with a deploy that NEXT could still turn into a Scout?"""
+        return (bool(events) and isinstance(events[0], Lead) and events[0].location is not None
+                and Button.NEXT not in self.evidence
+                and not any(isinstance(e, GainFrom | DrawFromDeck | Scout) for e in events))
+
+    def _resync(self, game: Game) -> None:
+        """Events the tracker did not play (phone, buttons) settle the past.
+
+        The latest view stays: it is still what the table looks like, and the new
+        position may now explain it.
+        """
+        if _answered(game, self.anchor) != len(self.played):
+            views: list[TableView | Button] = [e for e in self.evidence
+                                               if not isinstance(e, Button)]
+            after = [] if self._explained is None else self.evidence[self._explained:]
+            self.settle(len(game.log))
+            # What the events up to the table's answer did not explain stays to be
+            # explained, in order, after the latest view if none of it is a view.
+            self.evidence = after if any(not isinstance(e, Button) for e in after) else (
+                views[-1:] + after)
+
+    def waits_for_table(self, game: Game) -> bool:
+        """Is the game's open decision one the tracker left for the table to answer?"""
+        return self.waiting_on is not None and game.state.pending == self.waiting_on
+
+    def recheck(self, game: Game) -> Verdict:
+        """Explain the latest view again (after the table answered something)."""
+        self._resync(game)
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        if not views:
+            return Verdict()
+        return self._explain(game.states, views[-1])
+
+    # --- explaining ---------------------------------------------------------------
+
+    def _explain(self, states: Sequence[GameState], view: TableView) -> Verdict:
+        self.question = None  # a fresh explanation replaces any question still open
+        self.blind = frozenset()
+        self._explained = None
+        start = states[self.anchor]
+        readings, nearest, stops = self._readings(start, 0)
+        self._slack = 0  # the slack the readings (or the stops) were found with
+        if (readings or stops) and self._miscount_would_do(states, view):
+            # Only a stack's count says more happened than was played, and a count can
+            # be off: the table says which (see DEPTH_SLACK).
+            found = readings or stops
+            played = tuple(self.played)
+            if played not in found and not all(_forced_after(start, seq, played)
+                                               for seq in found):
+                return self._ask(start, [*found, played])
+        for slack in range(1, DEPTH_SLACK + 1):
+            if readings:
+                break
+            # Perhaps the camera miscounted a stack: trust the top cards it names, with
+            # the count as far off as it must be (the least disagreement first). A way
+            # that explains every view with a count off beats one that stops short at
+            # the die or a choice: a roll is never taken back, so the die is not rolled
+            # on part of the evidence while the whole of it has an explanation.
+            found, _, found_stops = self._readings(start, slack)
+            if found or not stops:
+                self._slack = slack
+            readings, stops = found, stops or found_stops
+        if (readings or stops) and self._rivalled(start, readings or stops):
+            # Something at a location the camera cannot read would explain it as well
+            # (a card gained there, not a Scout): the table is asked there first.
+            self.blind = unsure_at(view) - self._fresh
+            return Verdict()
+        if len(readings) == 1 or _same_outcome(start, readings):
+            guessed = self._blind_guess(start, readings[0])
+            if guessed is not None:
+                return self._stop_at(start, readings[0][:guessed])
+            return self._verdict_for(start, readings[0])
+        if readings:
+            return self._ask(start, readings)
+        if stops:
+            # The way on passes a decision only the table can answer (a card to name,
+            # a choice nobody can see) or the die: go as far as the camera shows, then
+            # wait for the answer or the roll.
+            if len(stops) == 1 or _same_outcome(start, stops):
+                return self._stop_at(start, stops[0])
+            return self._ask(start, stops)
+        if mismatch(states[-1], view, DEPTH_SLACK) == 0 and all(
+                isinstance(e, tuple) for e in self.evidence):
+            return Verdict()
+        # Perhaps what happened lies where the camera cannot read: the table is asked
+        # about that location (Follow), never told the camera saw something unexpected.
+        self.blind = unsure_at(view) - self._fresh
+        if isinstance(self.evidence[-1], Button):
+            return Verdict()  # pressed before the camera saw the move: wait for the view
+        if self.blind:
+            return Verdict()
+        # Nothing passes through every view in turn. Perhaps a view in between was a
+        # slip (a card put on the wrong stack, then moved): offer what explains the last.
+        final, _, _ = self.search(start, (view,), DEPTH_SLACK)
+        self.question = self._unexplained(states[-1], start, view, final or nearest)
+        return Verdict(question=self.question, text=self.question.prompt)
+
+    def _miscount_would_do(self, states: Sequence[GameState], view: TableView) -> bool:
+        """Does the game as played agree with the camera but for a stack's count (one
+        whose top card the camera names), with only views seen since the anchor?"""
+        current = states[-1]
+        return (all(isinstance(e, tuple) for e in self.evidence)
+                and mismatch(current, view, 0) != 0
+                and mismatch(current, view, DEPTH_SLACK) == 0)
+
+    def _readings(self, start: GameState, slack: int) -> tuple[
+            list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
+        """The search over all the evidence; failing that, over all but the views
+        caught half-way through one move (an ability that moves three cards, done by
+        hand one at a time), which need not be explained on their own."""
+        readings, nearest, stops = self.search(start, tuple(self.evidence), slack)
+        if not readings:
+            steady = without_halfway_views(start, tuple(self.evidence), slack)
+            if len(steady) < len(self.evidence):
+                readings, _, _ = self.search(start, steady, slack)
+        return readings, nearest, stops
+
+    def _stop_at(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
+        rolls = awaits_die(played_out(start, seq))
+        if not rolls:
+            self._explained = self._seen_by(start, seq)
+        # After a roll, what the camera saw since is explained again.
+        return replace(self._verdict_for(start, seq), wait=not rolls, again=rolls)
+
+    def _rivalled(self, start: GameState, readings: list[tuple[Event, ...]]) -> bool:
+        """Would a move where the camera cannot read explain the evidence as well?"""
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        wild = unread_at(views[-1]) if views else frozenset()
+        if not wild:
+            return False  # what lies there now is read: a move made there would show
+        if any(isinstance(e, Scout) for e in readings[0]):
+            return True  # or a card deployed unseen there (no search can name it)
+        found, _, _ = self.search(start, tuple(self.evidence), self._slack, wild=wild)
+        rivals = [seq for seq in found if seq not in readings]
+        return bool(rivals) and not _same_outcome(start, [readings[0], *rivals])
+
+    def _blind_guess(self, start: GameState, seq: tuple[Event, ...]) -> int | None:
+        """Where ``seq`` answers a choice nobody can see that another answer would
+        explain as well, however much longer (the shortest explanation is not evidence
+        enough: a "may" declined looks like one used where all it did was unseen), or
+        where the search could not try every answer; None when there is no such choice.
+        Such a choice is left to the table."""
+        evidence = tuple(self.evidence)
+        last = next((e for e in reversed(evidence) if not isinstance(e, Button)), view_of(start))
+        node = Node(start, (), 0, turns_taken(start)).consume(evidence, self._slack)
+        for i, event in enumerate(seq):
+            pending = node.state.pending
+            if pending is not None and is_blind(pending) and node.seen < len(evidence):
+                rest = evidence[node.seen:]
+                target, button = node.next_evidence(evidence)
+                others = [o for o in candidates(node.state, target or last, button) if o != event]
+                if len(others) < len(pending.options) - 1 or any(
+                        self._explains(node.state, other, rest) for other in others):
+                    return i  # an answer the search never tried, or one that fits too
+            node = Node(apply(node.state, event), (*node.seq, event), node.seen,
+                         node.turns).consume(evidence, self._slack)
+        return None
+
+    def _explains(self, state: GameState, event: Event,
+                  evidence: tuple[TableView | Button, ...]) -> bool:
+        """Could ``event`` played in ``state`` lead through ``evidence``?"""
+        try:
+            after = apply(state, event)
+        except IllegalActionError:
+            return False
+        found, _, stops = self.search(after, evidence, self._slack, self.budget // 4)
+        return bool(found or stops)  # or would, once the table names what it needs
+
+    def _seen_by(self, start: GameState, seq: Sequence[Event]) -> int:
+        """How many items of the evidence ``seq`` explains, played from ``start``."""
+        evidence = tuple(self.evidence)
+        node = Node(start, (), 0, turns_taken(start)).consume(evidence, self._slack)
+        for event in seq:
+            node = Node(apply(node.state, event), (*node.seq, event), node.seen,
+                         node.turns).consume(evidence, self._slack)
+        return node.seen
+
+    def _ask(self, start: GameState, readings: list[tuple[Event, ...]]) -> Verdict:
+        """Play what every reading agrees on; ask about where they part.
+
+        When they part at a choice the camera cannot see (no card on the table names
+        it), the engine's own decision is the question: it stays open for the phone.
+        """
+        shared = _common_prefix(readings)
+        verdict = self._verdict_for(start, shared)
+        after = played_out(start, shared)
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        if after.pending is not None and (not is_visible_choice(after.pending) or
+                                          waits_for_table(after, views[-1])):
+            self._explained = self._seen_by(start, shared)
+            return replace(verdict, wait=True)
+        loc = _covered_choice([r[len(shared)] for r in readings if len(r) > len(shared)])
+        ask = narration.Question(ORDER if loc is None else COVERED_CARD, tuple(
+            Reading(r[len(shared):]) for r in readings), after.current, loc)
+        self.question = Question(ask, after, shared)
+        return replace(verdict, question=self.question, text=self.question.prompt)
+
+    def _verdict_for(self, start: GameState, events: tuple[Event, ...]) -> Verdict:
+        """The verdict that turns what was played since ``start`` into ``events``."""
+        common = 0
+        while (common < len(self.played) and common < len(events)
+               and self.played[common] == events[common]):
+            common += 1
+        new = events[common:]
+        undo = len(self.played) - common
+        if not new and not undo:
+            return Verdict()
+        before = played_out(start, events[:common])
+        return Verdict(undo=undo, play=new,
+                       text=narration.reading_text(Reading(new), before) if new else "")
+
+    def search(
+        self, start: GameState, evidence: tuple[TableView | Button, ...], slack: int = 0,
+        budget: int | None = None, wild: frozenset[Location] = frozenset(),
+    ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
+        """Shortest event sequences from ``start`` that pass through the evidence in order.
+
+        A decision with a single plausible answer (Au Toma's next confirmation, say) is
+        followed for free; only real choices count towards ``max_depth``, and only those
+        made since the last view or button explained (a long turn seen step by step is
+        explained whole). When none
+        explains it all, also returns the sequences that came nearest to the last view,
+        and the shortest ones that explain the most evidence before stopping at a
+        decision only the table can answer.
+        """
+        views = [e for e in evidence if not isinstance(e, Button)]
+        last_view = views[-1] if views else view_of(start)
+        search = Search(budget or self.budget, evidence, last_view, view_of(start), slack,
+                         wild)
+        level = [Node(start, (), 0, turns_taken(start)).consume(evidence, slack)]
+        while level and search.budget > 0:
+            closed, branches = search.close(level)
+            # An empty explanation is fine when nothing needs one (a button like
+            # AUTOMA on its own says nothing about the table).
+            found = [n.seq for n in closed if n.seen == len(evidence)]
+            if found:
+                shortest = min(len(seq) for seq in found)
+                return dedupe([seq for seq in found if len(seq) == shortest]), [], []
+            # The depth limit counts choices between two things the camera saw.
+            level = [n for n in branches if n.choices <= self.max_depth]
+        return [], search.nearest[:3], search.best_stops()
+
+    def _unexplained(
+        self, current: GameState, start: GameState, view: TableView,
+        nearest: list[tuple[Event, ...]],
+    ) -> Question:
+        readings = [Reading(seq) for seq in nearest if seq]
+        readings.append(Reading((), Answer.IGNORE))
+        fixes = corrections_for(current, view)
+        if fixes:
+            readings.append(Reading(fixes, Answer.CORRECT))
+        ask = narration.Question(UNEXPECTED, tuple(readings), start.current)
+        return Question(ask, start)
+
+
+def _answered(game: Game, start: int) -> int:
+    """Events logged since ``start`` that were not the die's (or another chance) answer."""
+    return sum(1 for i in range(start, len(game.log)) if not _by_chance(game.states, i))
+
+
+def _by_chance(states: Sequence[GameState], i: int) -> bool:
+    """Did the event logged at ``i`` answer a chance decision (the die)?"""
+    pending = states[i].pending
+    return pending is not None and pending.is_chance
+
+
+def _forced_after(start: GameState, seq: tuple[Event, ...], played: tuple[Event, ...]) -> bool:
+    """Is ``seq`` what was played and then only steps with a single answer (a card slid
+    under the top as the page said): nothing anyone chose, so no count can mislead it?"""
+    if seq[:len(played)] != played:
+        return False
+    state = played_out(start, played)
+    for event in seq[len(played):]:
+        if state.pending is None or len(state.pending.options) != 1:
+            return False
+        state = apply(state, event)
+    return True
+
+
+def _same_outcome(start: GameState, readings: list[tuple[Event, ...]]) -> bool:
+    outcomes = set()
+    for seq in readings:
+        state = start
+        for event in seq:
+            state = apply(state, event)
+        outcomes.add(state.fen())
+    return len(outcomes) == 1
+
+
+def _covered_choice(parts: Sequence[Event]) -> Location | None:
+    """The location, when the readings part only at which of its stack cards was chosen."""
+    where = {e.location for e in parts if isinstance(e, Choose) and e.index is not None}
+    if len(where) != 1 or not all(isinstance(e, Choose) and e.index is not None for e in parts):
+        return None
+    return next(iter(where))
+
+
+def _common_prefix(seqs: list[tuple[Event, ...]]) -> tuple[Event, ...]:
+    shortest = min(len(s) for s in seqs)
+    n = 0
+    while n < shortest and all(s[n] == seqs[0][n] for s in seqs):
+        n += 1
+    return seqs[0][:n]

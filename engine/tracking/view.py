@@ -1,0 +1,259 @@
+"""The table as the camera reports it: the contract the camera fills.
+
+A :data:`TableView` holds, for each of the four locations left to right, what the camera
+reads there: a :class:`Seen` stack (its depth, its identified top card, face down or
+not) or :class:`Unread` (the camera cannot read it now). Vision's stable readings are
+turned into one in ``device/``; the tracker compares it with the engine's stacks
+(:func:`mismatch`). Buttons pressed between views are evidence too (:class:`Button`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.board import LOCATIONS, Location
+from engine.errors import IllegalActionError
+from engine.events import (
+    Event,
+    SetLocation,
+)
+from engine.state import GameState, Slot
+
+
+class Shown(StrEnum):
+    """What the camera has settled on at a location (vision's stable reading states).
+
+    Any other state (a hand over it, a reading still settling, unreadable) is no
+    reading yet.
+    """
+
+    EMPTY = "empty"
+    CARD = "card"
+    FACE_DOWN = "face_down"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The camera's stable view of one location."""
+
+    depth: int
+    top: str | None = None  # the identified top card; None when not identified
+    face_down: bool = False
+    # The table said so (an answer to "what is on top of Luna?") while the camera could
+    # not read the location: it stands in for the camera until the camera reads it again.
+    told: bool = False
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A location the camera cannot read (glare, a texture it misreads, something left on
+    it). The tracker takes it as unconstrained and never infers a move there.
+    ``overdue``: it has stayed unreadable long enough that the table is asked about it."""
+
+    overdue: bool = False
+
+
+UNREAD = Unread()
+
+
+TableView = tuple[Seen | Unread, Seen | Unread, Seen | Unread, Seen | Unread]
+
+
+class Button(StrEnum):
+    """The companion's buttons (also on the keyboard and the page)."""
+
+    DIE = "die"
+    NEXT = "next"
+    AUTOMA = "automa"
+
+
+def view_of(state: GameState) -> TableView:
+    """What a perfect camera would see on the table in ``state``."""
+    seen = []
+    for loc in LOCATIONS:
+        stack = state.stack_at(loc)
+        top = stack[-1] if stack else None
+        seen.append(Seen(len(stack), top.card if top and not top.face_down else None,
+                         bool(top and top.face_down)))
+    return (seen[0], seen[1], seen[2], seen[3])
+
+
+def mismatch(state: GameState, view: TableView, slack: int = 0) -> int:
+    """How far the engine's table is from the camera's view (0 = they agree).
+
+    ``slack``: how many cards a stack's count may be off while the camera names the
+    engine's top card of it (see DEPTH_SLACK).
+    """
+    total = 0
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Unread):
+            continue  # unconstrained: whatever the engine holds there may be so
+        stack = state.stack_at(loc)
+        if not _depth_agrees(stack, seen, slack):
+            total += abs(len(stack) - seen.depth)
+        elif stack:
+            top = stack[-1]
+            named = seen.top is not None and top.card is not None
+            if top.face_down != seen.face_down or (named and top.card != seen.top):
+                total += 1
+    return total
+
+
+# The camera counts a stack by the strips of its older cards, and a deep or dimly lit
+# stack can read a card more or fewer than it holds, while the top card it names is
+# much more reliable (see benchmarks/vision_accuracy.py). When no reading explains the
+# views as counted, the tracker tries again with a count one, then two off taken as no
+# disagreement while the camera names the engine's own top card: the top card tells
+# what happened. An exact count is still preferred, since only it can show a card
+# taken from under others or slid under the top; but where the game as played fits
+# the view with a count off, and only someone's choice would fit it exactly, the
+# table is asked rather than the count believed (see Tracker._miscount_would_do).
+DEPTH_SLACK = 2
+
+
+def _depth_agrees(stack: Sequence[Slot], seen: Seen, slack: int) -> bool:
+    off = abs(len(stack) - seen.depth)
+    if off == 0:
+        return True
+    return (off <= slack and bool(stack) and seen.top is not None
+            and not stack[-1].face_down and stack[-1].card == seen.top)
+
+
+def location_answer(state: GameState, location: Location, top: str | None = None, *,
+                    face_down: bool = False, depth: int | None = None) -> Seen:
+    """The table's answer to a location question, as the camera would have seen it.
+
+    ``top`` names the card on top, ``face_down`` says a card lies face down there, and
+    neither says the location is empty. Without ``depth`` the count follows from the
+    engine's stack: a card already in it has the cards above it gone, any other card
+    (or a card face down on a face-up top) is one more.
+
+    :raises IllegalActionError: a card and face down at once, or a count that does not
+        fit (an empty location holds no card; a card needs a count of at least one).
+    """
+    if top is not None and face_down:
+        raise IllegalActionError("a card cannot be named and face down at once", rule="tracker")
+    if top is None and not face_down:
+        if depth not in (None, 0):
+            raise IllegalActionError(f"an empty location holds no cards, not {depth}",
+                                     rule="tracker")
+        return Seen(0)
+    stack = state.stack_at(location)
+    if depth is None:
+        depth = len(stack) + 1
+        if face_down and stack and stack[-1].face_down:
+            depth = len(stack)
+        cards = [slot.card for slot in stack]
+        if top is not None and top in cards:
+            depth = cards.index(top) + 1
+    if not 1 <= depth <= MAX_TOLD_DEPTH:
+        raise IllegalActionError(f"a count of {depth} cards is not possible here "
+                                 f"(1 to {MAX_TOLD_DEPTH})", rule="tracker")
+    return Seen(depth, top, face_down)
+
+
+MAX_TOLD_DEPTH = 40  # more cards than any stack reaches in a game
+
+
+def corrections_for(state: GameState, view: TableView) -> tuple[Event, ...]:
+    """SetLocation corrections that make the engine's stacks look like the view.
+
+    Only depth and the identified top card are known from the camera; covered cards
+    keep their engine identity (the camera sees only their strips).
+    """
+    fixes: list[Event] = []
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Unread):
+            continue  # the camera says nothing there: the engine's stack stays
+        stack = state.stack_at(loc)
+        cards: list[str | None] = [slot.card for slot in stack][: seen.depth]
+        while len(cards) < seen.depth:
+            cards.append(None)
+        if seen.depth and seen.top is not None:
+            cards[-1] = seen.top
+        if tuple(cards) != tuple(slot.card for slot in stack):
+            flags = tuple(False for _ in cards[:-1]) + ((seen.face_down,) if cards else ())
+            fixes.append(SetLocation(loc, tuple(cards), flags, removed_to="banished"))
+    return tuple(fixes)
+
+
+def top_named(seen: Seen | Unread) -> str | None:
+    """The card the camera names on top of a location (None: none named, or unread)."""
+    return seen.top if isinstance(seen, Seen) else None
+
+
+def unread_at(view: TableView) -> frozenset[Location]:
+    return frozenset(loc for loc, seen in zip(LOCATIONS, view, strict=True)
+                     if isinstance(seen, Unread))
+
+
+def ahead(view: TableView, evidence: Sequence[TableView | Button]) -> TableView:
+    """``view`` with each location it cannot read taken from the next view that reads
+    it: a move made there unseen is inferred once a later view (or the table's answer)
+    shows it, and only then."""
+    out = view
+    for loc in unread_at(view):
+        later = next((e[loc.pos] for e in evidence if not isinstance(e, Button)
+                      and isinstance(e[loc.pos], Seen)), None)
+        if later is not None:
+            out = with_seen(out, loc, later)
+    return out
+
+
+def unread_in(evidence: Sequence[TableView | Button]) -> frozenset[Location]:
+    """Locations some view of the evidence could not read."""
+    out: frozenset[Location] = frozenset()
+    for item in evidence:
+        if not isinstance(item, Button):
+            out |= unread_at(item)
+    return out
+
+
+def unsure_at(view: TableView) -> frozenset[Location]:
+    """Locations the camera does not read now (unread, or told by the table instead)."""
+    return frozenset(loc for loc, seen in zip(LOCATIONS, view, strict=True)
+                     if isinstance(seen, Unread) or seen.told)
+
+
+def as_evidence(view: TableView) -> TableView:
+    """The view as evidence: unread is unread, however long it has been."""
+    seen = [UNREAD if isinstance(s, Unread) else s for s in view]
+    return (seen[0], seen[1], seen[2], seen[3])
+
+
+def with_seen(view: TableView, location: Location, seen: Seen | Unread) -> TableView:
+    out = list(view)
+    out[location.pos] = seen
+    return (out[0], out[1], out[2], out[3])
+
+
+def without_halfway_views(
+    start: GameState, evidence: tuple[TableView | Button, ...], slack: int = 0,
+) -> tuple[TableView | Button, ...]:
+    """The evidence without views that lie on the way from ``start`` to the last view.
+
+    On the way: every stack's depth between where it started and where it ended, and
+    its top card one of those two (or unseen). A card put down on the wrong stack and
+    then moved is not on the way, and stays as evidence to be explained or asked about.
+    """
+    views = [e for e in evidence if not isinstance(e, Button)]
+    if len(views) < 2:
+        return evidence
+    first, last = view_of(start), views[-1]
+    return tuple(e for e in evidence
+                 if isinstance(e, Button) or e is last or not halfway(e, first, last, slack))
+
+
+def halfway(view: TableView, first: TableView, last: TableView, slack: int = 0) -> bool:
+    for now, a, b in zip(view, first, last, strict=True):
+        if isinstance(now, Unread) or isinstance(a, Unread) or isinstance(b, Unread):
+            continue  # unread at either end: anything may lie there on the way
+        off = slack if now.top is not None else 0
+        if not min(a.depth, b.depth) - off <= now.depth <= max(a.depth, b.depth) + off:
+            return False
+        if now.top not in (None, a.top, b.top) or (
+                now.face_down and not (a.face_down or b.face_down)):
+            return False
+    return True
