@@ -78,7 +78,7 @@ def run(kind: str, seeds: range, args: argparse.Namespace) -> list[Report]:
     for seed in seeds:
         script = (write_script(3, seed=seed) if kind == "3-player"
                   else write_script(seed=seed, automa_level=2))
-        reports.append(replay_script(script, perceiver(script, seed, args)))
+        reports.append(replay_script(script, perceiver(script, seed, args), time.perf_counter))
         if not reports[-1].matches:
             print(f"  seed {seed}: {reports[-1].problems[0][:160]}")
     return reports
