@@ -9,8 +9,11 @@ and the most telling.
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
 import pytest
-from test_whole_games import _misplaced_first, _new_questions
 
 from device.perception import Perception, ScriptedCamera, camera_perceiver
 from engine.tracking import LOCATION, UNEXPECTED, TableView
@@ -18,6 +21,12 @@ from engine.tracking.replay import Perceive, Report, perfect_camera, replay_scri
 from engine.tracking.script import Moment, Script, write_script
 from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
+
+# The slips these games replay are the engine's whole-game tests' own (their folder is
+# on the path only once pytest collects it, which may be after this one).
+sys.path.append(str(Path(__file__).resolve().parents[1] / "engine" / "tracking"))
+_whole_games = importlib.import_module("test_whole_games")
+_misplaced_first, _new_questions = _whole_games._misplaced_first, _whole_games._new_questions
 
 pytestmark = pytest.mark.slow
 SHARED = pytest.mark.xdist_group("three-player-camera")  # both use the module fixture
