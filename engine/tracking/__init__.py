@@ -23,6 +23,7 @@ from engine.tracking.question import (
     ORDER,
     UNEXPECTED,
     Question,
+    Then,
     Verdict,
     location_question,
 )
@@ -42,6 +43,6 @@ from engine.tracking.view import (
 
 __all__ = [
     "COVERED_CARD", "LOCATION", "MAX_TOLD_DEPTH", "ORDER", "UNEXPECTED", "UNREAD", "Button",
-    "Follow", "Question", "Seen", "Shown", "Source", "TableView", "Tracker", "Unread",
-    "Verdict", "location_answer", "location_question", "mismatch", "view_of",
+    "Follow", "Question", "Seen", "Shown", "Source", "TableView", "Then", "Tracker",
+    "Unread", "Verdict", "location_answer", "location_question", "mismatch", "view_of",
 ]

@@ -14,7 +14,7 @@ from engine.events import (
 from engine.game import Game
 from engine.narration import Ask
 from engine.state import Phase
-from engine.tracking.question import LOCATION, Verdict, location_question
+from engine.tracking.question import LOCATION, Then, Verdict, location_question
 from engine.tracking.tracker import Tracker
 from engine.tracking.view import Button, Seen, TableView, Unread, as_evidence, view_of, with_seen
 
@@ -172,7 +172,7 @@ class Follow:
         if verdict.question is not None and not was_open:
             self.questions += 1  # a question still open and refined by more views is one
             self.kinds.append(verdict.question.kind)
-        if verdict.again:
+        if verdict.then is Then.AGAIN:
             return self._apply(self.tracker.recheck(self.game), source)
         self._maybe_ask()
         return verdict

@@ -9,6 +9,7 @@ and which to play.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine import narration
 from engine.board import Location
@@ -71,6 +72,16 @@ def location_question(location: Location, again: bool = False) -> Question:
     return Question(narration.Question(Ask.LOCATION, location=location, again=again))
 
 
+class Then(StrEnum):
+    """What follows once a verdict is applied."""
+
+    GO_ON = "go on"  # the next view or press
+    # The camera cannot settle the engine's next decision (a card to name, a choice
+    # nobody sees): the table answers it on the phone.
+    WAIT = "wait"
+    AGAIN = "again"  # the die is rolled: explain the latest view again
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What to do: undo this many of the tracker's own events, then play these."""
@@ -79,7 +90,4 @@ class Verdict:
     play: tuple[Event, ...] = ()
     question: Question | None = None
     text: str = ""
-    # The camera cannot settle the engine's next decision (a card to name, a choice
-    # nobody sees): the table answers it on the phone.
-    wait: bool = False
-    again: bool = False  # once applied (and the die rolled), explain the latest view again
+    then: Then = Then.GO_ON

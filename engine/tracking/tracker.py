@@ -11,8 +11,8 @@ would leave the table looking like that: it searches the pending decisions' opti
   covered card left a stack; which order two moves seen at once came in); where they
   part at a choice no camera can see, the engine's own decision waits for the table;
 * the way on passes something only the table can say (a card to name) or the die →
-  the events up to it are played and the tracker waits (:attr:`Verdict.wait`; after
-  a roll, :attr:`Verdict.again`: explain the latest view again);
+  the events up to it are played and the tracker waits (:attr:`Then.WAIT`; after
+  a roll, :attr:`Then.AGAIN`: explain the latest view again);
 * none → a :class:`Question` with the nearest readings, "the camera is wrong" and
   "the table is as the camera sees it" (corrections), never a silent guess.
 
@@ -48,7 +48,7 @@ from engine.narration import Answer, Reading
 from engine.rules import apply
 from engine.state import GameState, Phase
 from engine.tracking.options import candidates, is_blind, is_visible_choice, waits_for_table
-from engine.tracking.question import COVERED_CARD, ORDER, UNEXPECTED, Question, Verdict
+from engine.tracking.question import COVERED_CARD, ORDER, UNEXPECTED, Question, Then, Verdict
 from engine.tracking.search import Node, Search, awaits_die, dedupe, played_out, turns_taken
 from engine.tracking.view import (
     DEPTH_SLACK,
@@ -148,12 +148,13 @@ class Tracker:
             self._keep_view = True  # which the reading explains, or will after a roll
             start = game.states[self.anchor]
             rolls = awaits_die(played_out(start, reading.events))
-            return replace(self._verdict_for(start, reading.events), text=text, again=rolls)
+            return replace(self._verdict_for(start, reading.events), text=text,
+                           then=Then.AGAIN if rolls else Then.GO_ON)
         return Verdict(play=reading.events, text=text)
 
     def applied(self, game: Game, verdict: Verdict) -> None:
         """The service applied ``verdict`` (chance may have followed): move the anchor."""
-        if verdict.wait:
+        if verdict.then is Then.WAIT:
             self.waiting_on = game.state.pending
         if self._settle_after:
             views = [e for e in self.evidence if not isinstance(e, Button)]
@@ -315,7 +316,7 @@ class Tracker:
         if not rolls:
             self._explained = self._seen_by(start, seq)
         # After a roll, what the camera saw since is explained again.
-        return replace(self._verdict_for(start, seq), wait=not rolls, again=rolls)
+        return replace(self._verdict_for(start, seq), then=Then.AGAIN if rolls else Then.WAIT)
 
     def _rivalled(self, start: GameState, readings: list[tuple[Event, ...]]) -> bool:
         """Would a move where the camera cannot read explain the evidence as well?"""
@@ -383,7 +384,7 @@ class Tracker:
         if after.pending is not None and (not is_visible_choice(after.pending) or
                                           waits_for_table(after, views[-1])):
             self._explained = self._seen_by(start, shared)
-            return replace(verdict, wait=True)
+            return replace(verdict, then=Then.WAIT)
         loc = _covered_choice([r[len(shared)] for r in readings if len(r) > len(shared)])
         ask = narration.Question(ORDER if loc is None else COVERED_CARD, tuple(
             Reading(r[len(shared):]) for r in readings), after.current, loc)
