@@ -15,10 +15,7 @@ from enum import StrEnum
 
 from engine.board import LOCATIONS, Location
 from engine.errors import IllegalActionError
-from engine.events import (
-    Event,
-    SetLocation,
-)
+from engine.events import Event, SetLocation
 from engine.state import GameState, Slot
 
 
