@@ -26,6 +26,7 @@ from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.scoring import score
 from engine.state import GameState, Phase
+from engine.wording import event_text
 
 Perceive = Callable[[Moment], "View | None"]
 TokenRow = tuple[tuple[int, int, int], ...]  # per player: helium, influence, fleet
@@ -149,7 +150,7 @@ def _settle(follow: Follow, oracle: Oracle, report: Report, table: Layout | None
         try:
             follow.on_event(event)
         except IllegalActionError as exc:  # the tracked game went astray; report it
-            report.problems.append(f"the table's answer {event.describe()} was refused: {exc}")
+            report.problems.append(f"the table's answer {event_text(event)} was refused: {exc}")
             return
     report.problems.append(f"the table kept answering: {follow.game.state.fen()}")
 

@@ -53,6 +53,7 @@ from engine.events import (
 from engine.game import Game
 from engine.rules import apply
 from engine.state import GameState, Phase, Slot
+from engine.wording import event_text
 
 
 @dataclass(frozen=True)
@@ -1170,7 +1171,7 @@ def _sentence(event: Event) -> str:
     if isinstance(event, Choose):
         where = f" on {event.location.label}" if event.location else ""
         return f"chose {event.value}{where}"
-    return event.describe()
+    return event_text(event)
 
 
 def pending_hint(decision: Decision | None) -> str:

@@ -74,9 +74,11 @@ from engine.automa_state import (
     parse_deck,
 )
 from engine.board import (
+    FACE_UP_PER_LOCATION,
     FLEET_MAX,
     INFLUENCE_TOKENS,
     LOCATIONS,
+    NEUTRAL_INFLUENCE,
     SOLO_REMOVED,
     Bonus,
     House,
@@ -89,6 +91,7 @@ from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
+from engine.seats import first_player, seat_specs
 from engine.state import GameState, Hand, evolve
 from engine.steps import Step, answer, step
 
@@ -213,8 +216,6 @@ def new_solo_game(
     >>> event.total_cards, len(event.hands[1]), len(event.automa.deck), event.automa.level
     (107, 2, 18, 3)
     """
-    from engine.setup import FACE_UP_PER_LOCATION, NEUTRAL_INFLUENCE, first_player, seat_specs
-
     her = automa_setup(rng, level=level, priorities=priorities, variant=variant, deck=deck)
     seats = (seat_specs([name], rng, [house])[0], SeatSpec(AUTOMA_NAME, None, automa=True))
     pool = list(solo_card_ids(variant))
@@ -243,8 +244,6 @@ def tracked_solo_game(
     Give ``automa.parity`` when the eight setup cards are not all identified yet;
     ``variants`` are further game options (:data:`engine.rulings.SELF_BANISH_ALONE`).
     """
-    from engine.setup import NEUTRAL_INFLUENCE
-
     unknown = (starting_hand_size(house), HAND_SIZE)
     total = len(solo_card_ids(automa.variant))
     on_table = sum(len(stack) for stack in locations)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from engine.board import Bonus, House, Location
 from engine.decisions import Kind
-from engine.die import MINERVA, reveal_and_place
+from engine.die import MINERVA
 from engine.draft import Draft
 from engine.events import Block, Decline, Event, choose
+from engine.reveals import reveal_and_place
 from engine.steps import Step, answer, step
 
 SOVEREIGN_BLOCKS = ("justice", "martyr")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.blocks import force_banish
 from engine.abilities.primitives import (
     DECLINE,
@@ -26,6 +25,7 @@ from engine.abilities.primitives import (
     under,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind

@@ -3,7 +3,6 @@ cards back to the deck or the table."""
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     AT,
     DECLINE,
@@ -26,6 +25,7 @@ from engine.abilities.primitives import (
     unbanish,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.decisions import Kind
 from engine.draft import Draft

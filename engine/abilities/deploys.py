@@ -8,7 +8,6 @@ turn", read literally).
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     also_deployed,
     chosen_location,
@@ -24,6 +23,7 @@ from engine.abilities.primitives import (
     under,
     under_is,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind

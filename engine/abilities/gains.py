@@ -3,7 +3,6 @@ banished pile or the deck; and the three that hand their own card to the right."
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
@@ -33,6 +32,7 @@ from engine.abilities.primitives import (
     under_is,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind

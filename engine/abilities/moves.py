@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     AT,
     COLOR,
@@ -31,6 +30,7 @@ from engine.abilities.primitives import (
     under_is,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import LOCATIONS, Location
 from engine.cards import Color
 from engine.decisions import Kind

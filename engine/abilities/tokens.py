@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     DECLINE,
     asks_as_tracked,
@@ -17,6 +16,7 @@ from engine.abilities.primitives import (
     slot_is,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import FLEET_MAX, Bonus, Location
 from engine.cards import Color
 from engine.decisions import Kind

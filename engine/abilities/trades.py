@@ -8,7 +8,6 @@ of yours (Fleet, Helium, Influence, a hand card) to get something else.
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
@@ -32,6 +31,7 @@ from engine.abilities.primitives import (
     use_trade,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
