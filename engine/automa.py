@@ -92,7 +92,7 @@ from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
 from engine.seats import first_player, seat_specs
-from engine.state import GameState, Hand, evolve
+from engine.state import ChangeKind, GameState, Hand, evolve
 from engine.steps import Step, answer, step
 
 AUTOMA_NAME = "Au Toma"
@@ -620,7 +620,7 @@ def turn_over(draft: Draft, s: Step) -> None:
         return
     card = her.deck[0]
     _put(draft, evolve(her, deck=her.deck[1:], current=card))
-    draft.note("automa-card", player=s.player, card=str(card))
+    draft.note(ChangeKind.AUTOMA_CARD, player=s.player, card=str(card))
     p, data = s.player, (card,)
     draft.push(Step("automa-deploy", p, data=data), Step("automa-gain", p, data=data),
                Step("automa-discard", p, data=data))
@@ -634,7 +634,7 @@ def shuffle(draft: Draft, s: Step) -> None:
     left = [c.id for c in her.cards if c.id not in picked]
     if len(left) == ASIDE:
         _put(draft, evolve(her, deck=picked, aside=tuple(left), discards=()))
-        draft.note("automa-shuffle", player=s.player)
+        draft.note(ChangeKind.AUTOMA_SHUFFLE, player=s.player)
         return
     size = len(her.cards) - ASIDE
     draft.ask(None, Kind.RANDOM, f"Shuffle Au Toma's deck: card {len(picked) + 1} of {size}",
@@ -657,7 +657,7 @@ def deploy(draft: Draft, s: Step) -> None:
     """Deploy: the character deck's top card to the section's location (no ability)."""
     her, card, name = _card(draft, s)
     if draft.deck_count == 0:
-        draft.note("automa-skip", player=s.player, source="deck")  # the solo rules do not
+        draft.note(ChangeKind.AUTOMA_SKIP, player=s.player, source="deck")  # the solo rules do not
         # cover an empty deck: she skips the deploy, and her gain still happens
         return
     where = place_of(card.deploy, her.priorities)
@@ -753,7 +753,7 @@ def on_confirmed(draft: Draft, s: Step, event: Event) -> None:
 
 def _ask_banish(draft: Draft, s: Step) -> None:
     if draft.deck_count == 0:
-        draft.note("automa-skip", player=s.player, source="deck")
+        draft.note(ChangeKind.AUTOMA_SKIP, player=s.player, source="deck")
     elif confirms_steps(draft):
         name = draft.players[s.player].name
         draft.ask(s.player, Kind.CONFIRM, banish_text(name), (BANISH,), s.then("automa-banish"))
@@ -780,7 +780,7 @@ def banish_top_of_deck(draft: Draft, named: str | None = None) -> str:
     if top is None and draft.is_known_elsewhere(cards.check_id(card)):
         raise IllegalActionError(f"{card} is already somewhere else", rule="one-copy")
     draft.banished.append(card)
-    draft.note("banish", card=card, source="deck")
+    draft.note(ChangeKind.BANISH, card=card, source="deck")
     return card
 
 

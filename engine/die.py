@@ -12,6 +12,7 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import ROLLS, Choose, Event, Face, Roll, choose
 from engine.reveals import reveal_and_place
+from engine.state import ChangeKind
 from engine.steps import Step, answer, step
 
 FACES: tuple[Face, ...] = tuple(Face)
@@ -34,7 +35,7 @@ def roll(draft: Draft, s: Step) -> None:
 def on_roll(draft: Draft, s: Step, event: Event) -> None:
     assert isinstance(event, Roll)
     draft.last_roll = event.face.value
-    draft.note("roll", player=s.player, card=event.face.value)
+    draft.note(ChangeKind.ROLL, player=s.player, card=event.face.value)
     if event.face is Face.SOVEREIGN and MINERVA in s.data:
         others = [Choose(face.value) for face in FACES if face is not Face.SOVEREIGN]
         name = draft.players[s.player].name

@@ -31,7 +31,7 @@ from engine.events import (
 )
 from engine.events import lead as lead_event
 from engine.reveals import ask_place
-from engine.state import GameState, Phase, TurnContext
+from engine.state import ChangeKind, GameState, Phase, TurnContext, TurnKind
 from engine.steps import ANSWERS, STEPS, Step, answer, step
 from engine.wording import event_text
 
@@ -111,8 +111,8 @@ def run(draft: Draft) -> None:
 def begin_turn(draft: Draft, s: Step) -> None:
     """Start a player's turn: Lead or Scout (Au Toma runs her own procedure)."""
     draft.current = s.player
-    draft.turn = turn_context(s.player, None, str(s.data[0]) if s.data else "normal")
-    draft.note("turn", player=s.player)
+    draft.turn = turn_context(s.player, None, s.data[0] if s.data else TurnKind.NORMAL)
+    draft.note(ChangeKind.TURN, player=s.player)
     if draft.players[s.player].automa:
         draft.push(s.then("automa-turn"))
     else:
@@ -165,7 +165,7 @@ def lead(draft: Draft, s: Step, action: Lead) -> None:
 
 
 @lru_cache(maxsize=256)
-def turn_context(player: int, deployed_to: Location | None, kind: str) -> TurnContext:
+def turn_context(player: int, deployed_to: Location | None, kind: TurnKind) -> TurnContext:
     """The shared context of a turn's start or of its deploy (nothing else set yet).
 
     Contexts are immutable values, like the events decisions offer, so one per seat,
@@ -202,7 +202,7 @@ def gain(draft: Draft, s: Step) -> None:
         GAIN_FROM[loc] for loc in LOCATIONS
         if loc is not turn.deployed_to and loc not in turn.also_deployed_to
         and (top := draft.top(loc)) is not None
-        and not (turn.kind == "out-of-order" and top.card == abilities.LOAN_SHARK)
+        and not (turn.kind is TurnKind.OUT_OF_ORDER and top.card == abilities.LOAN_SHARK)
     ]
     if draft.deck_count > 0:
         options.append(DRAW_FROM_DECK)

@@ -25,6 +25,7 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Block, Choose, Event, choose
 from engine.houses import SOVEREIGN_BLOCKS
+from engine.state import ChangeKind
 from engine.steps import Step, answer, step
 
 STEAL, BANISH, SOVEREIGN = "steal", "banish", "sovereign"  # what a block can stop
@@ -100,7 +101,7 @@ def _on_block(draft: Draft, s: Step, event: Event) -> None:
     go, blocked = s.data
     if isinstance(event, Block):
         show(draft, s.player, event.card)  # revealed, and it stays in hand
-        draft.note("block", player=s.player, card=event.card)
+        draft.note(ChangeKind.BLOCK, player=s.player, card=event.card)
         if blocked is not None:
             draft.push(blocked)
     else:
@@ -148,7 +149,7 @@ def _steal(draft: Draft, s: Step, card: str | None) -> None:
     victim, done = s.data
     take_hand_card(draft, victim, card)
     draft.add_to_hand(s.player, card)
-    draft.note("steal", player=s.player, card=card, source=str(victim))
+    draft.note(ChangeKind.STEAL, player=s.player, card=card, source=str(victim))
     if done is not None:
         draft.push(done)
 

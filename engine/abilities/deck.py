@@ -31,7 +31,7 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, place
-from engine.state import Slot
+from engine.state import ChangeKind, Slot
 from engine.steps import Step, answer, step
 
 BANISH, TOP, BOTTOM = Choose("banish"), Choose("top"), Choose("bottom")
@@ -223,7 +223,7 @@ def _researcher_put(draft: Draft, s: Step, event: Event) -> None:
     card = s.data[0]
     unbanish(draft, card)
     draft.put_at(s.location, 0, Slot(card))
-    draft.note("place-under", card=card, source="banished", target=s.location.value)
+    draft.note(ChangeKind.PLACE_UNDER, card=card, source="banished", target=s.location.value)
 
 
 @deploy("psychologist")
@@ -279,7 +279,7 @@ def _check_banished(draft: Draft, card: str) -> None:
 def _place_banished(draft: Draft, location: Location, card: str) -> None:
     unbanish(draft, card)
     draft.put_top(location, Slot(card))
-    draft.note("place", card=card, source="banished", target=location.value)
+    draft.note(ChangeKind.PLACE, card=card, source="banished", target=location.value)
 
 
 @deploy("group-counselor")

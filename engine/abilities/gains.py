@@ -39,7 +39,7 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event, choose
 from engine.rulings import SELF_BANISH_ALONE
-from engine.state import Slot
+from engine.state import ChangeKind, Slot
 from engine.steps import Step, answer, step
 
 # --- "You may gain … from this location; if you do, end your turn" -------------------------
@@ -136,7 +136,7 @@ def nothing_to_gain(draft: Draft, s: Step, *, spared: bool) -> None:
     if spared:
         return
     alone = SELF_BANISH_ALONE in draft.variants
-    draft.note("ruling", player=s.player, card=s.card, source=RULING,
+    draft.note(ChangeKind.RULING, player=s.player, card=s.card, source=RULING,
                target="banish" if alone else "stay")
     if alone:
         banish_self(draft, s)
@@ -290,7 +290,7 @@ def codebreaker(draft: Draft, s: Step) -> None:
         return
     card = deck_bottom(draft)
     draft.revealed.append(card)
-    draft.note("reveal", card=card, source="deck-bottom")
+    draft.note(ChangeKind.REVEAL, card=card, source="deck-bottom")
     name_revealed(draft, s.player, s.then("codebreaker-seen", on_gs))
 
 
