@@ -91,6 +91,7 @@ from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
+from engine.schema import Boolean, Field, Integer, Record, SchemaError
 from engine.seats import first_player, seat_specs
 from engine.state import ChangeKind, GameState, Hand, evolve
 from engine.steps import Step, answer, step
@@ -355,34 +356,27 @@ class Situation:
 
         :raises AutomaInputError: naming the field at fault.
         """
-        if not isinstance(data, dict):
-            raise AutomaInputError("the state must be a JSON object")
-        priorities = parse_priorities(_object(data, "priorities"))
-        stacks = _object(data, "locations")
-        counts = tuple(_count(stacks, loc.value, "locations", None) for loc in LOCATIONS)
-        her = _object(data, "automa")
-        if not isinstance(her.get("sovereign", False), bool):
-            raise AutomaInputError("automa.sovereign must be true or false")
-        return cls(priorities, counts, _count(her, "helium", "automa", None),
-                   _count(her, "influence", "automa", INFLUENCE_TOKENS),
-                   _count(her, "fleet", "automa", FLEET_MAX))
+        try:
+            STATE_FILE.check(data)
+        except SchemaError as exc:
+            raise AutomaInputError(str(exc) if exc.path else f"the state {exc.problem}") from None
+        her = data["automa"]
+        return cls(parse_priorities(data["priorities"]),
+                   tuple(data["locations"][loc.value] for loc in LOCATIONS),
+                   her["helium"], her["influence"], her["fleet"])
 
 
-def _object(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise AutomaInputError(f'"{key}" must be a JSON object')
-    return value
-
-
-def _count(data: dict[str, Any], key: str, where: str, most: int | None) -> int:
-    value = data.get(key)
-    bounds = "0 or more" if most is None else f"0 to {most}"
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (
-            most is not None and value > most):
-        raise AutomaInputError(f"{where}.{key} must be a whole number, {bounds}, not "
-                               f"{'missing' if value is None else repr(value)}")
-    return value
+# ``companion automa resolve``'s STATE.json (docs/automa.md); other fields are let through.
+STATE_FILE = Record({
+    "priorities": Field(Record(open=True)),  # its letters: parse_priorities
+    "locations": Field(Record({loc.value: Field(Integer(0)) for loc in LOCATIONS}, open=True)),
+    "automa": Field(Record({
+        "helium": Field(Integer(0)),
+        "influence": Field(Integer(0, INFLUENCE_TOKENS)),
+        "fleet": Field(Integer(0, FLEET_MAX)),
+        "sovereign": Field(Boolean(), required=False),
+    }, open=True)),
+}, open=True)
 
 
 @dataclass(frozen=True, slots=True)
