@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from device.cli import UsageError
 from device.inputs import brief, clip, read_json, show
+from engine.schema import Boolean, Integer, SchemaError, Spec
 
 if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
@@ -193,8 +194,7 @@ def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
         raise UsageError(f"player {k + 1}'s name must be a non-empty string")
     who = f"player {brief(name)}"
     _no_unknown_keys(raw, _PLAYER_KEYS, who)
-    if not isinstance(raw["sovereign"], bool):
-        raise UsageError(f"{who}: \"sovereign\" must be true or false")
+    _checked(Boolean(), raw["sovereign"], f"{who}'s sovereign")
     hacker = _opt(raw, "hacker")
     if hacker is not None:
         hacker = _card_list([hacker], f"{who}'s \"hacker\"")[0]
@@ -212,11 +212,15 @@ def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
 
 
 def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{what} must be a whole number, not {brief(value, as_json=True)}")
-    if value < 0:
-        raise UsageError(f"{what} is negative ({value})")
-    return value
+    return int(_checked(Integer(0), value, what))
+
+
+def _checked(spec: Spec, value: Any, what: str) -> Any:
+    """``value`` if it fits ``spec`` (engine.schema), else one line naming ``what``."""
+    try:
+        return spec.check(value, what)
+    except SchemaError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _card_list(value: Any, what: str) -> list[str]:
@@ -249,9 +253,7 @@ def _automa(value: Any, who: str, info: Any) -> Any:
         raise UsageError(f"{who}: \"automa\" must be an object like "
                          "{\"level\": 2, \"parity\": \"even\"}")
     _no_unknown_keys(value, {"level", "parity"}, f"{who}'s automa")
-    level = value.get("level", 2)
-    if isinstance(level, bool) or not isinstance(level, int):
-        raise UsageError(f"{who}: Au Toma's level must be a whole number 1–6")
+    level = _checked(Integer(), value.get("level", 2), f"{who}'s Au Toma level")
     return info(level=level, parity=value.get("parity", "even"))
 
 
