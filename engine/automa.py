@@ -520,7 +520,7 @@ def banish_text(name: str) -> str:
     return f"{name}: banish the top card of the deck"
 
 
-def describe(done: Outcome, name: str = AUTOMA_NAME, *,
+def outcome_steps(done: Outcome, name: str = AUTOMA_NAME, *,
              has_sovereign: bool = False) -> list[Instruction]:
     """The steps of an outcome as instructions, in order."""
     out = [Instruction(f"{name} plays card {done.card}")]
@@ -547,7 +547,7 @@ def instructions(state: GameState, card: int) -> list[Instruction]:
     her = state_of(state)
     done = outcome(Situation.of(state), her.card(card))
     name = state.players[her.seat].name
-    return describe(done, name, has_sovereign=state.sovereign == her.seat)
+    return outcome_steps(done, name, has_sovereign=state.sovereign == her.seat)
 
 
 # --- confirmations while tracking (registered events) --------------------------------

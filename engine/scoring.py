@@ -32,7 +32,7 @@ from types import MappingProxyType
 from engine.board import Location
 from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, ScoredHand, initial
 from engine.cards import CARDS, Color
-from engine.rulings import Rulings, describe
+from engine.rulings import Rulings, summary
 from engine.table import Choice, Seat, Table
 
 FLEET_POINTS = (0, 1, 3, 6, 10, 15, 21, 28, 34, 39, 43)
@@ -79,9 +79,9 @@ class RulingNote:
     alternative: object
     difference: int  # the player's total under ``value`` minus under ``alternative``
 
-    def describe(self) -> str:
+    def text(self) -> str:
         sign = "+" if self.difference > 0 else ""
-        return (f"{self.setting}={self.value} ({describe(self.setting)}): {sign}"
+        return (f"{self.setting}={self.value} ({summary(self.setting)}): {sign}"
                 f"{self.difference} points compared with {self.setting}={self.alternative}")
 
 

@@ -80,9 +80,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _epilog() -> str:
-    from engine.rulings import Rulings, describe, setting_names
+    from engine.rulings import Rulings, setting_names, summary
 
-    settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {describe(n)}"
+    settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {summary(n)}"
                          for n in setting_names())
     return ("GAME.json and the --json output are described in docs/score.md; optional "
             "extensions:\nlocation entries {\"card\": id, \"face_down\": true}, \"hacker\": "
@@ -357,7 +357,7 @@ def _resolve(table: Table, hacker: dict[int, str], rulings: Any,
         if best.needs_reveal:
             best = _observed(best, hacker, d.ability)
         f = finale.resolve(f, best, rng)
-    return f.table, [o.describe() for o in f.log]
+    return f.table, [o.text() for o in f.log]
 
 
 def _observed(option: Any, hacker: dict[int, str], ability: str) -> Any:
@@ -471,5 +471,5 @@ def _choice_lines(sheet: ScoreSheet) -> list[str]:
 
 
 def _ruling_lines(sheet: ScoreSheet) -> list[str]:
-    out = [f"  {p.name}: {n.describe()}" for p in sheet.players for n in p.rulings]
+    out = [f"  {p.name}: {n.text()}" for p in sheet.players for n in p.rulings]
     return ["", "Settings that decided a score:", *out] if out else []

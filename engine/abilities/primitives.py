@@ -243,13 +243,6 @@ class Moved(Event):
     card: str | None = None
     under: bool = False
 
-    def describe(self) -> str:
-        what = self.card or "a card"
-        origin = f" from {self.source.label}" if self.source else ""
-        where = f" {'under the top of' if self.under else 'onto'} {self.target.label}" if (
-            self.target) else ""
-        return f"moved {what}{origin}{where}"
-
 
 events.register(Moved)
 

@@ -242,7 +242,7 @@ def test_the_output_names_the_setting_that_decided_a_score() -> None:
     p = score(Table(seats=(Seat("A", ("matteo",)),))).players[0]
     assert [(n.setting, n.value, n.difference) for n in p.rulings] == [
         ("with_means_other_cards", True, -17)]
-    assert "with_means_other_cards=True" in p.rulings[0].describe()
+    assert "with_means_other_cards=True" in p.rulings[0].text()
 
 
 def test_declared_choice_is_kept_under_every_ruling() -> None:
