@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
+    Leave,
     SlotTest,
     banish_revealed,
     banish_self,
@@ -210,7 +211,7 @@ def victra(draft: Draft, s: Step) -> None:
     if bottom.card == s.card or not gainable(draft, bottom):
         nothing_to_gain(draft, s, spared=on_gold)
         return
-    leave(draft, s, "gain", (s.location, 0),
+    leave(draft, s, Leave.GAIN, (s.location, 0),
           None if on_gold else with_data(s, "ability-banish-self"))
 
 
@@ -224,7 +225,7 @@ def cassius(draft: Draft, s: Step) -> None:
         return
     gold = under_is(draft, s, Color.GOLD)
     if gold is not None:
-        leave(draft, s, "gain", (s.location, below[0]),
+        leave(draft, s, Leave.GAIN, (s.location, below[0]),
               None if gold else with_data(s, "ability-banish-self"))
 
 
@@ -242,7 +243,7 @@ def octavia(draft: Draft, s: Step) -> None:
     if not ensure_named(draft, s, [(Location.LUNA, 0)]):
         return
     gold = slot_is(draft.stack_at(Location.LUNA)[0], Color.GOLD)
-    leave(draft, s, "gain", (Location.LUNA, 0),
+    leave(draft, s, Leave.GAIN, (Location.LUNA, 0),
           None if gold else with_data(s, "ability-banish-self"))
 
 

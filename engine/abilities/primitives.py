@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from engine import cards, events
 from engine.board import LOCATIONS, Location, starting_hand_size
@@ -277,27 +278,36 @@ def physical(draft: Draft, s: Step, prompt: str, seen: Moved, then: Step) -> Non
         ANSWERS[then.name](draft, then, seen)
 
 
-def leave(draft: Draft, s: Step, how: str, where: tuple[Location, int] | None,
+class Leave(StrEnum):
+    """Where a stack card goes when it leaves the table by an ability."""
+
+    GAIN = "gain"  # into the player's hand
+    BANISH = "banish"
+    GIVE = "give"  # to the right-hand player
+
+
+_VERBS = {Leave.GAIN: "take", Leave.BANISH: "banish", Leave.GIVE: "hand over"}
+
+
+def leave(draft: Draft, s: Step, how: Leave, where: tuple[Location, int] | None,
           then: Step | None = None) -> None:
-    """A stack card leaves the table, one physical step: ``how`` is "gain" (into the
-    player's hand), "banish", or "give" (to the right-hand player). Then push ``then``."""
+    """A stack card leaves the table ``how``, one physical step. Then push ``then``."""
     if where is None:
         if then is not None:
             draft.push(then)
         return
     loc, index = where
     card = draft.stack_at(loc)[index].card
-    verb = {"gain": "take", "banish": "banish", "give": "hand over"}[how]
-    physical(draft, s, f"{verb} {card or 'the card'} from {loc.label}",
+    physical(draft, s, f"{_VERBS[how]} {card or 'the card'} from {loc.label}",
              Moved(source=loc, card=card), with_data(s, "ability-leave", how, loc, index, then))
 
 
 @answer("ability-leave")
 def _on_leave(draft: Draft, s: Step, event: Event) -> None:
     how, loc, index, then = s.data
-    if how == "gain":
+    if how is Leave.GAIN:
         draft.gain_from(s.player, loc, index)
-    elif how == "give":
+    elif how is Leave.GIVE:
         draft.gain_from(right_of(draft, s.player), loc, index)
         draft.changes[-1] = draft.changes[-1]._replace(kind=ChangeKind.GIVE)
     else:
@@ -667,17 +677,17 @@ def gain_revealed(draft: Draft, player: int, card: str | None) -> None:
 def banish_self(draft: Draft, s: Step, then: Step | None = None) -> None:
     """Banish the deployed card wherever it now is (nothing if it has left the table);
     a physical step. Then push ``then``."""
-    leave(draft, s, "banish", find(draft, s.card), then)
+    leave(draft, s, Leave.BANISH, find(draft, s.card), then)
 
 
 def regain_self(draft: Draft, s: Step, then: Step | None = None) -> None:
     """Take the deployed card back into its player's hand (a physical step), then ``then``."""
-    leave(draft, s, "gain", find(draft, s.card), then)
+    leave(draft, s, Leave.GAIN, find(draft, s.card), then)
 
 
 def give_self(draft: Draft, s: Step, then: Step | None = None) -> None:
     """Hand the deployed card to the right-hand player (on top of Au Toma's hand)."""
-    leave(draft, s, "give", find(draft, s.card), then)
+    leave(draft, s, Leave.GIVE, find(draft, s.card), then)
 
 
 @step("ability-banish-self")
