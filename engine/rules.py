@@ -198,11 +198,11 @@ def gain(draft: Draft, s: Step) -> None:
     turn = draft.turn
     if turn is None or turn.end_requested:
         return
+    barred = abilities.LOAN_SHARK if turn.kind is TurnKind.OUT_OF_ORDER else None
     options: list[Event] = [
         GAIN_FROM[loc] for loc in LOCATIONS
         if loc is not turn.deployed_to and loc not in turn.also_deployed_to
-        and (top := draft.top(loc)) is not None
-        and not (turn.kind is TurnKind.OUT_OF_ORDER and top.card == abilities.LOAN_SHARK)
+        and (top := draft.top(loc)) is not None and (barred is None or top.card != barred)
     ]
     if draft.deck_count > 0:
         options.append(DRAW_FROM_DECK)
