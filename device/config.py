@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from device.inputs import InputError, brief, check_tree, clip, read_text, show
+from engine.schema import Boolean, Integer, ListOf, Number, OneOf, SchemaError, Spec, Text
 
 SYSTEM_PATH = Path("/etc/companion/config.toml")
 SOURCES = ("picamera", "opencv", "replay", "synthetic")
@@ -158,46 +159,29 @@ def _merge(into: dict[str, dict[str, Any]], new: Mapping[str, Any], origin: str)
 
 def _typed(value: Any, default: Any, where: str) -> Any:
     """``value`` converted to the default's type, or a clear error."""
-    if isinstance(default, bool) or isinstance(value, bool):
-        if isinstance(value, bool) and isinstance(default, bool):
-            return value
-    elif isinstance(default, float) and isinstance(value, int | float):
-        return float(value)
-    elif isinstance(default, int) and isinstance(value, int):
-        return value
-    elif isinstance(default, str) and isinstance(value, str | int):
-        return str(value)
-    elif isinstance(default, list) and isinstance(value, list):
-        return value  # element types are checked with the values (CHECKS)
-    raise ConfigError(f"{where} must be {_type_name(default)}, not {brief(value)}")
+    if isinstance(default, str) and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # pin = 1234 means the digits
+    try:
+        checked = _kind(default).check(value, where)
+    except SchemaError as exc:
+        raise ConfigError(str(exc)) from None
+    return float(checked) if isinstance(default, float) else checked
 
 
-def _type_name(default: Any) -> str:
+def _kind(default: Any) -> Spec:
+    """The spec of a setting's type: the type of its default."""
     if isinstance(default, bool):
-        return "true or false"
+        return Boolean()
     if isinstance(default, float):
-        return "a number"
+        return Number()
     if isinstance(default, int):
-        return "a whole number"
+        return Integer()
     if isinstance(default, list):
-        return "a list"
-    return "a string"
+        return ListOf()  # element types are checked with the values (CHECKS)
+    return Text()
 
 
-# --- value checks: (table, key) → a function returning a problem or None ------------
-
-def _one_of(*allowed: str) -> Callable[[Any], str | None]:
-    return lambda v: None if v in allowed else f"must be one of {', '.join(allowed)}"
-
-
-def _between(low: float, high: float) -> Callable[[Any], str | None]:
-    return lambda v: None if low <= v <= high else f"must be between {low:g} and {high:g}"
-
-
-def _bcm_pin(value: Any) -> str | None:
-    # BCM 0 and 1 are the HAT EEPROM's I2C lines; 2-27 are the header's GPIOs.
-    return None if 2 <= value <= 27 else "must be a BCM GPIO number from 2 to 27"
-
+# --- value checks: (table, key) → a shared spec, or a function for what no spec says ------
 
 def _table_pin(value: Any) -> str | None:
     ok = value == "" or re.fullmatch(r"[0-9]{4,6}", value) is not None
@@ -219,30 +203,41 @@ def _corners(value: Any) -> str | None:
     return None if pairs else "must be empty or four [x, y] pixel pairs (TL, TR, BR, BL)"
 
 
+# BCM 0 and 1 are the HAT EEPROM's I2C lines; 2-27 are the header's GPIOs.
+_BCM_PIN = Integer(2, 27)
+
+RANGES: dict[tuple[str, str], Spec] = {
+    ("camera", "source"): OneOf(SOURCES),
+    ("camera", "width"): Integer(64, 4608),
+    ("camera", "height"): Integer(48, 3456),
+    ("camera", "fps"): Number(0.1, 60),
+    ("camera", "retry_min"): Number(0.01, 60),
+    ("camera", "retry_max"): Number(0.01, 600),
+    **{("buttons", name): _BCM_PIN for name in BUTTON_PINS},
+    ("buttons", "bounce_time"): Number(0, 1),
+    ("buttons", "undo_hold"): Number(0.1, 10),
+    ("led", "pin"): _BCM_PIN,
+    ("vision", "unread_after"): Number(0.5, 60),
+    ("vision", "ask_after"): Number(0.5, 600),
+    ("web", "port"): Integer(0, 65535),  # 0: any free port (tests, benchmarks)
+    ("web", "max_clients"): Integer(1, 100),
+    ("game", "automa_level"): Integer(1, 6),
+}
+# Checks no spec expresses: (table, key) -> a function returning a problem or None.
 CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
-    ("camera", "source"): _one_of(*SOURCES),
-    ("camera", "width"): _between(64, 4608),
-    ("camera", "height"): _between(48, 3456),
-    ("camera", "fps"): _between(0.1, 60),
-    ("camera", "retry_min"): _between(0.01, 60),
-    ("camera", "retry_max"): _between(0.01, 600),
-    **{("buttons", name): _bcm_pin for name in BUTTON_PINS},
-    ("buttons", "bounce_time"): _between(0, 1),
-    ("buttons", "undo_hold"): _between(0.1, 10),
-    ("led", "pin"): _bcm_pin,
     ("voice", "command"): _command,
     ("vision", "corners"): _corners,
-    ("vision", "unread_after"): _between(0.5, 60),
-    ("vision", "ask_after"): _between(0.5, 600),
-    ("web", "port"): _between(0, 65535),  # 0: any free port (tests, benchmarks)
-    ("web", "max_clients"): _between(1, 100),
     ("web", "pin"): _table_pin,
-    ("game", "automa_level"): _between(1, 6),
     ("game", "player"): lambda v: None if v.strip() else "must not be empty",
 }
 
 
 def _validated(values: dict[str, dict[str, Any]], origin: str) -> dict[str, dict[str, Any]]:
+    for (table, key), spec in RANGES.items():
+        try:
+            spec.check(values[table][key], f"{table}.{key}")
+        except SchemaError as exc:
+            raise ConfigError(f"{origin}: {exc}") from None
     for (table, key), check in CHECKS.items():
         problem = check(values[table][key])
         if problem:

@@ -74,9 +74,11 @@ from engine.automa_state import (
     parse_deck,
 )
 from engine.board import (
+    FACE_UP_PER_LOCATION,
     FLEET_MAX,
     INFLUENCE_TOKENS,
     LOCATIONS,
+    NEUTRAL_INFLUENCE,
     SOLO_REMOVED,
     Bonus,
     House,
@@ -89,7 +91,9 @@ from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
-from engine.state import GameState, Hand, evolve
+from engine.schema import Boolean, Field, Integer, Record, SchemaError
+from engine.seats import first_player, seat_specs
+from engine.state import ChangeKind, GameState, Hand, evolve
 from engine.steps import Step, answer, step
 
 AUTOMA_NAME = "Au Toma"
@@ -213,8 +217,6 @@ def new_solo_game(
     >>> event.total_cards, len(event.hands[1]), len(event.automa.deck), event.automa.level
     (107, 2, 18, 3)
     """
-    from engine.setup import FACE_UP_PER_LOCATION, NEUTRAL_INFLUENCE, first_player, seat_specs
-
     her = automa_setup(rng, level=level, priorities=priorities, variant=variant, deck=deck)
     seats = (seat_specs([name], rng, [house])[0], SeatSpec(AUTOMA_NAME, None, automa=True))
     pool = list(solo_card_ids(variant))
@@ -243,8 +245,6 @@ def tracked_solo_game(
     Give ``automa.parity`` when the eight setup cards are not all identified yet;
     ``variants`` are further game options (:data:`engine.rulings.SELF_BANISH_ALONE`).
     """
-    from engine.setup import NEUTRAL_INFLUENCE
-
     unknown = (starting_hand_size(house), HAND_SIZE)
     total = len(solo_card_ids(automa.variant))
     on_table = sum(len(stack) for stack in locations)
@@ -356,34 +356,27 @@ class Situation:
 
         :raises AutomaInputError: naming the field at fault.
         """
-        if not isinstance(data, dict):
-            raise AutomaInputError("the state must be a JSON object")
-        priorities = parse_priorities(_object(data, "priorities"))
-        stacks = _object(data, "locations")
-        counts = tuple(_count(stacks, loc.value, "locations", None) for loc in LOCATIONS)
-        her = _object(data, "automa")
-        if not isinstance(her.get("sovereign", False), bool):
-            raise AutomaInputError("automa.sovereign must be true or false")
-        return cls(priorities, counts, _count(her, "helium", "automa", None),
-                   _count(her, "influence", "automa", INFLUENCE_TOKENS),
-                   _count(her, "fleet", "automa", FLEET_MAX))
+        try:
+            STATE_FILE.check(data)
+        except SchemaError as exc:
+            raise AutomaInputError(str(exc) if exc.path else f"the state {exc.problem}") from None
+        her = data["automa"]
+        return cls(parse_priorities(data["priorities"]),
+                   tuple(data["locations"][loc.value] for loc in LOCATIONS),
+                   her["helium"], her["influence"], her["fleet"])
 
 
-def _object(data: dict[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise AutomaInputError(f'"{key}" must be a JSON object')
-    return value
-
-
-def _count(data: dict[str, Any], key: str, where: str, most: int | None) -> int:
-    value = data.get(key)
-    bounds = "0 or more" if most is None else f"0 to {most}"
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (
-            most is not None and value > most):
-        raise AutomaInputError(f"{where}.{key} must be a whole number, {bounds}, not "
-                               f"{'missing' if value is None else repr(value)}")
-    return value
+# ``companion automa resolve``'s STATE.json (docs/automa.md); other fields are let through.
+STATE_FILE = Record({
+    "priorities": Field(Record(open=True)),  # its letters: parse_priorities
+    "locations": Field(Record({loc.value: Field(Integer(0)) for loc in LOCATIONS}, open=True)),
+    "automa": Field(Record({
+        "helium": Field(Integer(0)),
+        "influence": Field(Integer(0, INFLUENCE_TOKENS)),
+        "fleet": Field(Integer(0, FLEET_MAX)),
+        "sovereign": Field(Boolean(), required=False),
+    }, open=True)),
+}, open=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,7 +520,7 @@ def banish_text(name: str) -> str:
     return f"{name}: banish the top card of the deck"
 
 
-def describe(done: Outcome, name: str = AUTOMA_NAME, *,
+def outcome_steps(done: Outcome, name: str = AUTOMA_NAME, *,
              has_sovereign: bool = False) -> list[Instruction]:
     """The steps of an outcome as instructions, in order."""
     out = [Instruction(f"{name} plays card {done.card}")]
@@ -554,7 +547,7 @@ def instructions(state: GameState, card: int) -> list[Instruction]:
     her = state_of(state)
     done = outcome(Situation.of(state), her.card(card))
     name = state.players[her.seat].name
-    return describe(done, name, has_sovereign=state.sovereign == her.seat)
+    return outcome_steps(done, name, has_sovereign=state.sovereign == her.seat)
 
 
 # --- confirmations while tracking (registered events) --------------------------------
@@ -621,7 +614,7 @@ def turn_over(draft: Draft, s: Step) -> None:
         return
     card = her.deck[0]
     _put(draft, evolve(her, deck=her.deck[1:], current=card))
-    draft.note("automa-card", player=s.player, card=str(card))
+    draft.note(ChangeKind.AUTOMA_CARD, player=s.player, card=str(card))
     p, data = s.player, (card,)
     draft.push(Step("automa-deploy", p, data=data), Step("automa-gain", p, data=data),
                Step("automa-discard", p, data=data))
@@ -635,7 +628,7 @@ def shuffle(draft: Draft, s: Step) -> None:
     left = [c.id for c in her.cards if c.id not in picked]
     if len(left) == ASIDE:
         _put(draft, evolve(her, deck=picked, aside=tuple(left), discards=()))
-        draft.note("automa-shuffle", player=s.player)
+        draft.note(ChangeKind.AUTOMA_SHUFFLE, player=s.player)
         return
     size = len(her.cards) - ASIDE
     draft.ask(None, Kind.RANDOM, f"Shuffle Au Toma's deck: card {len(picked) + 1} of {size}",
@@ -658,7 +651,7 @@ def deploy(draft: Draft, s: Step) -> None:
     """Deploy: the character deck's top card to the section's location (no ability)."""
     her, card, name = _card(draft, s)
     if draft.deck_count == 0:
-        draft.note("automa-skip", player=s.player, source="deck")  # the solo rules do not
+        draft.note(ChangeKind.AUTOMA_SKIP, player=s.player, source="deck")  # the solo rules do not
         # cover an empty deck: she skips the deploy, and her gain still happens
         return
     where = place_of(card.deploy, her.priorities)
@@ -754,7 +747,7 @@ def on_confirmed(draft: Draft, s: Step, event: Event) -> None:
 
 def _ask_banish(draft: Draft, s: Step) -> None:
     if draft.deck_count == 0:
-        draft.note("automa-skip", player=s.player, source="deck")
+        draft.note(ChangeKind.AUTOMA_SKIP, player=s.player, source="deck")
     elif confirms_steps(draft):
         name = draft.players[s.player].name
         draft.ask(s.player, Kind.CONFIRM, banish_text(name), (BANISH,), s.then("automa-banish"))
@@ -781,7 +774,7 @@ def banish_top_of_deck(draft: Draft, named: str | None = None) -> str:
     if top is None and draft.is_known_elsewhere(cards.check_id(card)):
         raise IllegalActionError(f"{card} is already somewhere else", rule="one-copy")
     draft.banished.append(card)
-    draft.note("banish", card=card, source="deck")
+    draft.note(ChangeKind.BANISH, card=card, source="deck")
     return card
 
 

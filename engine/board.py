@@ -81,6 +81,10 @@ class House(StrEnum):
     MINERVA = "minerva"
 
 
+FACE_UP_PER_LOCATION = 2  # cards dealt face up to each location
+NEUTRAL_INFLUENCE = 3  # an unused house's tokens on the Institute in two-seat games
+
+
 def starting_hand_size(house: House | None) -> int:
     """Five cards; House Ceres draws six."""
     return 6 if house is House.CERES else 5

@@ -24,7 +24,7 @@ from engine.events import (
     SetSovereign,
     SetTokens,
 )
-from engine.state import Hand, Phase, Player, Slot
+from engine.state import ChangeKind, Hand, Phase, Player, Slot
 
 
 def observe(draft: Draft, event: Event) -> None:
@@ -161,7 +161,7 @@ def _set_tokens(draft: Draft, event: Event) -> None:
     draft.players[player] = replace(
         draft.players[player], helium=event.helium, influence=event.influence, fleet=event.fleet
     )
-    draft.note("tokens", player=player)
+    draft.note(ChangeKind.TOKENS, player=player)
 
 
 def _set_sovereign(draft: Draft, event: Event) -> None:

@@ -11,6 +11,8 @@ from engine.board import Bonus, Location
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import ROLLS, Choose, Event, Face, Roll, choose
+from engine.reveals import reveal_and_place
+from engine.state import ChangeKind
 from engine.steps import Step, answer, step
 
 FACES: tuple[Face, ...] = tuple(Face)
@@ -33,7 +35,7 @@ def roll(draft: Draft, s: Step) -> None:
 def on_roll(draft: Draft, s: Step, event: Event) -> None:
     assert isinstance(event, Roll)
     draft.last_roll = event.face.value
-    draft.note("roll", player=s.player, card=event.face.value)
+    draft.note(ChangeKind.ROLL, player=s.player, card=event.face.value)
     if event.face is Face.SOVEREIGN and MINERVA in s.data:
         others = [Choose(face.value) for face in FACES if face is not Face.SOVEREIGN]
         name = draft.players[s.player].name
@@ -57,15 +59,6 @@ def apply_face(draft: Draft, s: Step, face: Face) -> None:
         reveal_and_place(draft, s, "Place the revealed card (no bonus)")
     else:
         banish_a_top_card(draft, s)
-
-
-def reveal_and_place(draft: Draft, s: Step, prompt: str) -> None:
-    """Turn over the deck's top card and let ``s.player`` place it anywhere; no bonus."""
-    from engine.rules import ask_place  # rules imports this module
-
-    if draft.deck_count > 0:
-        draft.reveal_from_deck()
-        ask_place(draft, s.then("place-revealed"), prompt)
 
 
 def banish_a_top_card(draft: Draft, s: Step) -> None:

@@ -19,7 +19,19 @@ from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.finale import Finale
-from engine.state import Change, GameState, Hand, Phase, Player, Slot, Trigger, TurnContext
+from engine.state import (
+    Change,
+    ChangeKind,
+    GameState,
+    Hand,
+    Phase,
+    Player,
+    Slot,
+    Track,
+    Trigger,
+    TurnContext,
+    TurnKind,
+)
 from engine.steps import Step
 
 TRIGGER_AT = 7  # Helium, Influence placed, Fleet position: the end-game thresholds
@@ -194,7 +206,7 @@ class Draft:
         # Built as a plain tuple, like the changes in note(): one decision per event.
         self.pending = _new_tuple(Decision, (kind, player, prompt, tuple(options), then, refresh))
 
-    def note(self, kind: str, *, player: int | None = None, card: str | None = None,
+    def note(self, kind: ChangeKind, *, player: int | None = None, card: str | None = None,
              source: str | None = None, target: str | None = None, amount: int = 0) -> None:
         # tuple.__new__ skips the NamedTuple's generated __new__ (a Python function): a
         # change is noted about twice per event.
@@ -224,7 +236,7 @@ class Draft:
         if amount > 0:
             helium = self.players[player].helium + amount
             self._set_player(player, "helium", helium)
-            self.note("helium", player=player, amount=amount)
+            self.note(ChangeKind.HELIUM, player=player, amount=amount)
             if helium >= TRIGGER_AT:  # below the threshold nothing can have triggered
                 self.check_trigger()
         return max(amount, 0)
@@ -234,7 +246,7 @@ class Draft:
         lost = min(amount, self.players[player].helium)
         if lost > 0:
             self._set_player(player, "helium", self.players[player].helium - lost)
-            self.note("helium", player=player, amount=-lost)
+            self.note(ChangeKind.HELIUM, player=player, amount=-lost)
         return lost
 
     def advance(self, player: int, steps: int = 1) -> int:
@@ -243,7 +255,7 @@ class Draft:
         moved = max(0, min(steps, FLEET_MAX - fleet))
         if moved:
             self._set_player(player, "fleet", fleet + moved)
-            self.note("fleet", player=player, amount=moved)
+            self.note(ChangeKind.FLEET, player=player, amount=moved)
             if fleet + moved >= TRIGGER_AT:
                 self.check_trigger()
         return moved
@@ -253,7 +265,7 @@ class Draft:
         moved = min(steps, self.players[player].fleet)
         if moved:
             self._set_player(player, "fleet", self.players[player].fleet - moved)
-            self.note("fleet", player=player, amount=-moved)
+            self.note(ChangeKind.FLEET, player=player, amount=-moved)
         return moved
 
     def place_influence(self, player: int, amount: int = 1) -> int:
@@ -262,7 +274,7 @@ class Draft:
         if placed:
             influence = self.players[player].influence + placed
             self._set_player(player, "influence", influence)
-            self.note("influence", player=player, amount=placed)
+            self.note(ChangeKind.INFLUENCE, player=player, amount=placed)
             if influence >= TRIGGER_AT:
                 self.check_trigger()
         return placed
@@ -272,7 +284,7 @@ class Draft:
         removed = min(amount, self.players[player].influence)
         if removed:
             self._set_player(player, "influence", self.players[player].influence - removed)
-            self.note("influence", player=player, amount=-removed)
+            self.note(ChangeKind.INFLUENCE, player=player, amount=-removed)
         return removed
 
     def gain_bonus(self, player: int, bonus: Bonus) -> None:
@@ -292,7 +304,7 @@ class Draft:
 
     def set_sovereign(self, player: int | None) -> None:
         if player != self.sovereign:
-            self.note("sovereign", player=player, source=_seat(self.sovereign))
+            self.note(ChangeKind.SOVEREIGN, player=player, source=_seat(self.sovereign))
         self.sovereign = player
 
     def check_trigger(self) -> None:
@@ -305,10 +317,10 @@ class Draft:
         if solo is None and len(everyone) < 3:
             return
         conditions = tuple(sorted(solo if solo is not None else everyone))
-        out_of_order = self.turn is not None and self.turn.kind == "out-of-order"
+        out_of_order = self.turn is not None and self.turn.kind is TurnKind.OUT_OF_ORDER
         turns = self.players[self.current].turns + (0 if out_of_order else 1)
         self.trigger = Trigger(self.current, turns, conditions)
-        self.note("trigger", player=self.current)
+        self.note(ChangeKind.TRIGGER, player=self.current)
 
     # --- cards ----------------------------------------------------------------------
 
@@ -347,14 +359,15 @@ class Draft:
         """
         card = self._pop_deck()
         self.add_to_hand(player, card)
-        self.note("draw", player=player, card=card if not self.hidden else None, source="deck")
+        self.note(ChangeKind.DRAW, player=player, card=card if not self.hidden else None,
+                  source="deck")
         return card
 
     def reveal_from_deck(self) -> str | None:
         """Turn the deck's top card over; it waits in ``revealed`` until placed."""
         card = self._pop_deck()
         self.revealed.append(card)
-        self.note("reveal", card=card, source="deck")
+        self.note(ChangeKind.REVEAL, card=card, source="deck")
         return card
 
     def _pop_deck(self) -> str | None:
@@ -375,7 +388,7 @@ class Draft:
             self._claim_unknown(card)
         slot = _face_up(known if known is not None else card)
         self.put_top(location, slot)
-        self.note("place", card=slot.card, target=location.value)
+        self.note(ChangeKind.PLACE, card=slot.card, target=location.value)
         return slot
 
     def _claim_unknown(self, card: str) -> None:
@@ -387,7 +400,7 @@ class Draft:
         """Put a hand card face up on top of a location."""
         self.take_from_hand(player, card)
         self.put_top(location, _face_up(card))
-        self.note("deploy", player=player, card=card, target=location.value)
+        self.note(ChangeKind.DEPLOY, player=player, card=card, target=location.value)
 
     def identify(self, location: Location, index: int, card: str | None) -> Slot:
         """Name an unidentified stack card (a no-op for a card already known).
@@ -431,7 +444,7 @@ class Draft:
         """Take a card from a stack into a hand (no bonus)."""
         slot = self.take_at(location, index)
         self.add_to_hand(player, slot.card)
-        self.note("gain", player=player, card=slot.card, source=location.value)
+        self.note(ChangeKind.GAIN, player=player, card=slot.card, source=location.value)
         return slot
 
     def move(self, source: Location, index: int, target: Location, to_index: int | None = None
@@ -440,7 +453,7 @@ class Draft:
         slot = self.take_at(source, index)
         stack = self._writable(target.pos)
         stack.insert(len(stack) if to_index is None else to_index, slot)
-        self.note("move", card=slot.card, source=source.value, target=target.value)
+        self.note(ChangeKind.MOVE, card=slot.card, source=source.value, target=target.value)
         return slot
 
     def banish_at(self, location: Location, index: int = -1) -> Slot:
@@ -458,7 +471,7 @@ class Draft:
         if card is None:
             raise IllegalActionError("name the card before banishing it", rule="banish")
         self.banished.append(card)
-        self.note("banish", player=player, card=card, source=source)
+        self.note(ChangeKind.BANISH, player=player, card=card, source=source)
 
     def take_banished(self, player: int, card: str) -> None:
         """A banished card comes back into a hand."""
@@ -466,7 +479,7 @@ class Draft:
             raise IllegalActionError(f"{card} is not banished", rule="banished")
         self.banished.remove(card)
         self.add_to_hand(player, card)
-        self.note("gain", player=player, card=card, source="banished")
+        self.note(ChangeKind.GAIN, player=player, card=card, source="banished")
 
     def players_with_cards(self, candidates: Iterable[int]) -> list[int]:
         return [p for p in candidates if self.players[p].hand.size > 0]
@@ -475,14 +488,14 @@ class Draft:
 _new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of all its fields
 
 
-def _conditions(player: Player) -> set[str]:
+def _conditions(player: Player) -> set[Track]:
     met = set()
     if player.helium >= TRIGGER_AT:
-        met.add("helium")
+        met.add(Track.HELIUM)
     if player.influence >= TRIGGER_AT:
-        met.add("influence")
+        met.add(Track.INFLUENCE)
     if player.fleet >= TRIGGER_AT:
-        met.add("fleet")
+        met.add(Track.FLEET)
     return met
 
 

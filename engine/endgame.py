@@ -19,7 +19,7 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Event, Resolve, RevealHand
-from engine.state import GameState, Phase, Player
+from engine.state import ChangeKind, GameState, Phase, Player, TurnKind
 from engine.steps import Step, answer, step
 from engine.table import AutomaInfo, Seat, StackCard, Table
 
@@ -27,7 +27,7 @@ from engine.table import AutomaInfo, Seat, StackCard, Table
 def finish_turn(draft: Draft, player: int) -> None:
     """Count the turn just played; fix the final turn count once the end is triggered."""
     turn = draft.turn
-    if turn is None or turn.kind != "out-of-order":
+    if turn is None or turn.kind is not TurnKind.OUT_OF_ORDER:
         draft.set_turns(player, draft.players[player].turns + 1)
     if draft.trigger is not None and draft.final_turns is None:
         draft.final_turns = max(p.turns for p in draft.players)
@@ -47,17 +47,17 @@ def next_turn(draft: Draft) -> None:
             return
     apollo = apollo_seat(draft.players)
     if apollo is not None and draft.players[apollo].turns == draft.final_turns:
-        draft.push(Step("turn", apollo, data=("apollo-last",)))
+        draft.push(Step("turn", apollo, data=(TurnKind.APOLLO_LAST,)))
         return
     draft.phase = Phase.FINALE
-    draft.note("finale")
+    draft.note(ChangeKind.FINALE)
     draft.push(Step("finale", draft.first_player))
 
 
 def finish(draft: Draft) -> None:
     """Leave the end-of-game flow once its decisions are all answered."""
     draft.phase = Phase.OVER
-    draft.note("over")
+    draft.note(ChangeKind.OVER)
 
 
 # --- scoring step 1: hands laid out, end-of-game abilities, Ceres' banish --------------
@@ -143,7 +143,7 @@ def on_finale_answer(draft: Draft, s: Step, event: Event) -> None:
         draft.finale = finale.resolve(draft.finale, option)
     except finale.FinaleError as exc:
         raise IllegalActionError(str(exc), rule="end-of-game") from exc
-    draft.note("end-of-game", player=s.player, card=option.ability)
+    draft.note(ChangeKind.END_OF_GAME, player=s.player, card=option.ability)
     draft.push(Step("finale", s.player))
 
 

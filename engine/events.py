@@ -46,17 +46,7 @@ class Face(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Base class of everything that goes into the log."""
-
-    def describe(self) -> str:
-        """What the event does, in words (:func:`engine.narration.event_text`).
-
-        >>> Lead("darrow", Location.MARS).describe()
-        'Deploy Darrow to Mars'
-        """
-        from engine.narration import event_text  # narration renders every event type
-
-        return event_text(self)
+    """Base class of everything that goes into the log (in words: :mod:`engine.wording`)."""
 
 
 # --- setup -------------------------------------------------------------------------

@@ -75,7 +75,7 @@ class Option:
     def needs_reveal(self) -> bool:
         return self.revealed is None
 
-    def describe(self) -> str:
+    def text(self) -> str:
         """The label, with the cards revealed or drawn at random once they are known."""
         seen = [CARDS[c].name for c in self.revealed or ()]
         if self.random_pick and self.gain:

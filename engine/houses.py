@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from engine.board import Bonus, House, Location
 from engine.decisions import Kind
-from engine.die import MINERVA, reveal_and_place
+from engine.die import MINERVA
 from engine.draft import Draft
 from engine.events import Block, Decline, Event, choose
+from engine.reveals import reveal_and_place
+from engine.state import ChangeKind
 from engine.steps import Step, answer, step
 
 SOVEREIGN_BLOCKS = ("justice", "martyr")
@@ -46,7 +48,7 @@ def on_sovereign_block(draft: Draft, s: Step, event: Event) -> None:
         holder = int(s.data[0])
         # Reveal and banish the block card, keep the token, gain the deck's top card.
         draft.banish_from_hand(holder, event.card)
-        draft.note("block", player=holder, card=event.card)
+        draft.note(ChangeKind.BLOCK, player=holder, card=event.card)
         if draft.deck_count > 0:
             draft.draw(holder)
         return

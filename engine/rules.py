@@ -30,9 +30,10 @@ from engine.events import (
     leads,
 )
 from engine.events import lead as lead_event
-from engine.events import place as place_event
-from engine.state import GameState, Phase, TurnContext
+from engine.reveals import ask_place
+from engine.state import ChangeKind, GameState, Phase, TurnContext, TurnKind
 from engine.steps import ANSWERS, STEPS, Step, answer, step
+from engine.wording import event_text
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -74,10 +75,10 @@ def _check_answer(draft: Draft, pending: Decision | None, event: Event) -> None:
     if card is not None:
         cards.check_id(card)
     if pending is None:
-        raise IllegalActionError(f"{event.describe()}: nothing is being asked", rule="no-decision")
+        raise IllegalActionError(f"{event_text(event)}: nothing is being asked", rule="no-decision")
     if not pending.accepts(event):
         raise IllegalActionError(_why_not(draft, event) or (
-            f"{event.describe()} is not a legal answer to: {pending.prompt}"
+            f"{event_text(event)} is not a legal answer to: {pending.prompt}"
         ), rule=_rule_of(draft, event))
 
 
@@ -110,8 +111,8 @@ def run(draft: Draft) -> None:
 def begin_turn(draft: Draft, s: Step) -> None:
     """Start a player's turn: Lead or Scout (Au Toma runs her own procedure)."""
     draft.current = s.player
-    draft.turn = turn_context(s.player, None, str(s.data[0]) if s.data else "normal")
-    draft.note("turn", player=s.player)
+    draft.turn = turn_context(s.player, None, s.data[0] if s.data else TurnKind.NORMAL)
+    draft.note(ChangeKind.TURN, player=s.player)
     if draft.players[s.player].automa:
         draft.push(s.then("automa-turn"))
     else:
@@ -164,7 +165,7 @@ def lead(draft: Draft, s: Step, action: Lead) -> None:
 
 
 @lru_cache(maxsize=256)
-def turn_context(player: int, deployed_to: Location | None, kind: str) -> TurnContext:
+def turn_context(player: int, deployed_to: Location | None, kind: TurnKind) -> TurnContext:
     """The shared context of a turn's start or of its deploy (nothing else set yet).
 
     Contexts are immutable values, like the events decisions offer, so one per seat,
@@ -173,25 +174,11 @@ def turn_context(player: int, deployed_to: Location | None, kind: str) -> TurnCo
     return TurnContext(player, deployed_to, kind=kind)
 
 
-def ask_place(draft: Draft, then: Step, prompt: str) -> None:
-    """Ask where the oldest turned-over card goes (any location)."""
-    card = draft.revealed[0]
-    options = [place_event(loc, card) for loc in LOCATIONS]
-    draft.ask(then.player, Kind.PLACE, prompt, options, then)
-
-
 @answer("scout-place")
 def on_scout_place(draft: Draft, s: Step, action: Event) -> None:
     assert isinstance(action, Place)
     draft.place_revealed(action.location, action.card)
     draft.push(Step("bonus", s.player, location=action.location), Step("end-turn", s.player))
-
-
-@answer("place-revealed")
-def on_place(draft: Draft, s: Step, action: Event) -> None:
-    """Place a turned-over card with no bonus (Apollo, the die's reveal face, abilities)."""
-    assert isinstance(action, Place)
-    draft.place_revealed(action.location, action.card)
 
 
 @step("deploy-ability")
@@ -211,11 +198,11 @@ def gain(draft: Draft, s: Step) -> None:
     turn = draft.turn
     if turn is None or turn.end_requested:
         return
+    barred = abilities.LOAN_SHARK if turn.kind is TurnKind.OUT_OF_ORDER else None
     options: list[Event] = [
         GAIN_FROM[loc] for loc in LOCATIONS
         if loc is not turn.deployed_to and loc not in turn.also_deployed_to
-        and (top := draft.top(loc)) is not None
-        and not (turn.kind == "out-of-order" and top.card == abilities.LOAN_SHARK)
+        and (top := draft.top(loc)) is not None and (barred is None or top.card != barred)
     ]
     if draft.deck_count > 0:
         options.append(DRAW_FROM_DECK)

@@ -111,7 +111,7 @@ def in_effect(variants: Iterable[str]) -> list[dict[str, object]]:
     """Every setting a game is played and scored by: name, value, what it decides, and
     whether it is read during play (for the page)."""
     rulings = in_play(variants)
-    return [{"setting": name, "value": getattr(rulings, name), "text": describe(name),
+    return [{"setting": name, "value": getattr(rulings, name), "text": summary(name),
              "in_play": name in PLAY_SETTINGS} for name in setting_names()]
 
 
@@ -120,7 +120,7 @@ def setting_names() -> tuple[str, ...]:
     return tuple(f.name for f in fields(Rulings))
 
 
-def describe(name: str) -> str:
+def summary(name: str) -> str:
     """The first sentence of a setting's documentation (for the scorepad's notes)."""
     doc = _DOCS.get(name, "")
     return doc.split(". ")[0].rstrip(".") if doc else name

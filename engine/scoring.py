@@ -30,9 +30,9 @@ from itertools import combinations, combinations_with_replacement
 from types import MappingProxyType
 
 from engine.board import Location
-from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, Hand, initial
+from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, ScoredHand, initial
 from engine.cards import CARDS, Color
-from engine.rulings import Rulings, describe
+from engine.rulings import Rulings, summary
 from engine.table import Choice, Seat, Table
 
 FLEET_POINTS = (0, 1, 3, 6, 10, 15, 21, 28, 34, 39, 43)
@@ -48,7 +48,7 @@ AUTOMA_HAND_LIMIT = 20
 AUTOMA_RATES = {1: (5, 2), 2: (6, 3), 3: (8, 4), 4: (10, 5), 5: (12, 6), 6: (14, 7)}
 
 
-class Step(StrEnum):
+class ScoreStep(StrEnum):
     """The scorepad's rows, in order; the values are the ``--json`` keys."""
 
     END_OF_GAME = "end_of_game"
@@ -65,7 +65,7 @@ class Step(StrEnum):
 class Row:
     """One scorepad step for one player, with the lines that explain it."""
 
-    step: Step
+    step: ScoreStep
     points: int
     lines: tuple[str, ...] = ()
 
@@ -79,9 +79,9 @@ class RulingNote:
     alternative: object
     difference: int  # the player's total under ``value`` minus under ``alternative``
 
-    def describe(self) -> str:
+    def text(self) -> str:
         sign = "+" if self.difference > 0 else ""
-        return (f"{self.setting}={self.value} ({describe(self.setting)}): {sign}"
+        return (f"{self.setting}={self.value} ({summary(self.setting)}): {sign}"
                 f"{self.difference} points compared with {self.setting}={self.alternative}")
 
 
@@ -95,40 +95,40 @@ class PlayerScore:
     picked: frozenset[str] = frozenset()  # cards whose choice the engine made
     rulings: tuple[RulingNote, ...] = ()
 
-    def points(self, step: Step) -> int:
+    def points(self, step: ScoreStep) -> int:
         return next((r.points for r in self.rows if r.step is step), 0)
 
     @property
     def end_of_game(self) -> int:
-        return self.points(Step.END_OF_GAME)
+        return self.points(ScoreStep.END_OF_GAME)
 
     @property
     def cards_core(self) -> int:
-        return self.points(Step.CARDS_CORE)
+        return self.points(ScoreStep.CARDS_CORE)
 
     @property
     def cards_bonus(self) -> int:
-        return self.points(Step.CARDS_BONUS)
+        return self.points(ScoreStep.CARDS_BONUS)
 
     @property
     def fleet(self) -> int:
-        return self.points(Step.FLEET)
+        return self.points(ScoreStep.FLEET)
 
     @property
     def helium(self) -> int:
-        return self.points(Step.HELIUM)
+        return self.points(ScoreStep.HELIUM)
 
     @property
     def sovereignty(self) -> int:
-        return self.points(Step.SOVEREIGNTY)
+        return self.points(ScoreStep.SOVEREIGNTY)
 
     @property
     def influence(self) -> int:
-        return self.points(Step.INFLUENCE)
+        return self.points(ScoreStep.INFLUENCE)
 
     @property
     def excess_cards(self) -> int:
-        return self.points(Step.EXCESS_CARDS)
+        return self.points(ScoreStep.EXCESS_CARDS)
 
     @property
     def total(self) -> int:
@@ -161,7 +161,8 @@ class ScoreSheet:
         players = []
         for p in self.players:
             entry: dict[str, object] = {"name": p.name}
-            entry.update({s.value: p.points(s) for s in Step if s is not Step.END_OF_GAME})
+            entry.update({s.value: p.points(s) for s in ScoreStep
+                          if s is not ScoreStep.END_OF_GAME})
             entry["total"] = p.total
             entry["choices"] = p.choices_json()
             players.append(entry)
@@ -399,7 +400,7 @@ class _Trials:
                 self.by_name.setdefault(n, []).append(p)
         self.all_colors = [p for p, (cl, _) in enumerate(plan) if cl.all_colors]
         self.letters = [p for p, (cl, _) in enumerate(plan) if cl.letters]
-        self.hand = Hand(ids, colors, names, facts, rulings)
+        self.hand = ScoredHand(ids, colors, names, facts, rulings)
         self.settle()
 
     def settle(self, names: set[str] | None = None, colors: set[Color] | None = None) -> None:
@@ -500,7 +501,7 @@ def _best_jointly(t: _Trials, s: _Search) -> None:
 
 
 def best_hand(seat: Seat, facts: Facts,
-              rulings: Rulings) -> tuple[Hand, list[int], frozenset[str]]:
+              rulings: Rulings) -> tuple[ScoredHand, list[int], frozenset[str]]:
     """The hand with the best Orange names and Gray castes, the points of each of its
     clauses (cards in hand order, clauses in printed order), and the cards picked.
 
@@ -519,7 +520,7 @@ def best_hand(seat: Seat, facts: Facts,
     oranges, grays = _free(ids, fixed)
     plan = [(cl, j) for j, c in enumerate(ids) for cl in CLAUSES[c]]
     if not oranges and not grays:
-        hand = Hand(ids, colors, names, facts, rulings)
+        hand = ScoredHand(ids, colors, names, facts, rulings)
         return hand, [cl.points(hand, j) for cl, j in plan], frozenset()
     s = _search(ids, names, oranges, grays, rulings)
     t = _Trials(ids, names, colors, facts, rulings, plan)
@@ -541,7 +542,7 @@ def _fixed_name(choice: Choice | None) -> str | None:
     return choice.name if choice else None
 
 
-def _choices(hand: Hand) -> tuple[Choice, ...]:
+def _choices(hand: ScoredHand) -> tuple[Choice, ...]:
     """The names and castes a hand uses, for every Orange and Gray in it."""
     out = []
     for cid, castes, name in zip(hand.ids, hand.colors, hand.names, strict=True):
@@ -566,14 +567,14 @@ def _core(ids: Sequence[str]) -> int:
     return sum(CARDS[c].core for c in ids)
 
 
-def _card_rows(hand: Hand, values: Sequence[int]) -> tuple[Row, Row]:
+def _card_rows(hand: ScoredHand, values: Sequence[int]) -> tuple[Row, Row]:
     core = _core(hand.ids)
     core_line = ", ".join(_CORE_TEXT[c] for c in hand.ids)
     texts = [t for cid in hand.ids for t in _CLAUSE_TEXT[cid]]
     lines = tuple(f"{head}{pts:+d}{tail}" for (head, tail), pts in zip(texts, values,
                                                                         strict=True))
-    return (Row(Step.CARDS_CORE, core, (core_line,) if core_line else ()),
-            Row(Step.CARDS_BONUS, sum(values), lines))
+    return (Row(ScoreStep.CARDS_CORE, core, (core_line,) if core_line else ()),
+            Row(ScoreStep.CARDS_BONUS, sum(values), lines))
 
 
 def _automa_rows(seat: Seat) -> tuple[Row, Row]:
@@ -589,8 +590,8 @@ def _automa_rows(seat: Seat) -> tuple[Row, Row]:
              f"{kept_other} non-matching × {rate_other}"]
     if cut:
         lines.append(f"hand cut from {len(seat.hand)} to {AUTOMA_HAND_LIMIT} cards first")
-    return (Row(Step.CARDS_CORE, AUTOMA_BASE, ("Au Toma's base",)),
-            Row(Step.CARDS_BONUS, kept_match * rate_match + kept_other * rate_other,
+    return (Row(ScoreStep.CARDS_CORE, AUTOMA_BASE, ("Au Toma's base",)),
+            Row(ScoreStep.CARDS_BONUS, kept_match * rate_match + kept_other * rate_other,
                 tuple(lines)))
 
 
@@ -624,18 +625,18 @@ def _token_points(seat: Seat, influence: int) -> tuple[int, int, int, int, int]:
 def _token_rows(seat: Seat, influence: int, rank_line: str) -> list[Row]:
     fleet, helium, sovereignty, influence, excess = _token_points(seat, influence)
     rows = [
-        Row(Step.FLEET, fleet, (f"position {seat.fleet}",)),
-        Row(Step.HELIUM, helium, (f"{seat.helium} Helium × 3",)),
-        Row(Step.SOVEREIGNTY, sovereignty,
+        Row(ScoreStep.FLEET, fleet, (f"position {seat.fleet}",)),
+        Row(ScoreStep.HELIUM, helium, (f"{seat.helium} Helium × 3",)),
+        Row(ScoreStep.SOVEREIGNTY, sovereignty,
             ("holds the Sovereign token",) if seat.sovereign else ()),
-        Row(Step.INFLUENCE, influence, (rank_line,)),
+        Row(ScoreStep.INFLUENCE, influence, (rank_line,)),
     ]
     if seat.automa is None:
         count = max(0, len(seat.hand) - HAND_LIMIT)
         line = (f"{count} card(s) past the 7th",) if count else ()
-        rows.append(Row(Step.EXCESS_CARDS, excess, line))
+        rows.append(Row(ScoreStep.EXCESS_CARDS, excess, line))
     else:
-        rows.append(Row(Step.EXCESS_CARDS, excess, ("Au Toma has no excess-card penalty",)))
+        rows.append(Row(ScoreStep.EXCESS_CARDS, excess, ("Au Toma has no excess-card penalty",)))
     return rows
 
 
@@ -646,7 +647,7 @@ def _rank_line(value: int, points: int) -> str:
 
 def _end_row(seat: Seat) -> Row:
     lines = (f"{seat.extra_points} from end-of-game abilities",) if seat.extra_points else ()
-    return Row(Step.END_OF_GAME, seat.extra_points, lines)
+    return Row(ScoreStep.END_OF_GAME, seat.extra_points, lines)
 
 
 # ---- the whole table ------------------------------------------------------------------

@@ -11,40 +11,15 @@ import random
 from collections.abc import Sequence
 
 from engine import automa, cards
-from engine.board import House, starting_hand_size
+from engine.board import FACE_UP_PER_LOCATION, NEUTRAL_INFLUENCE, House, starting_hand_size
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import SeatSpec, Setup
+from engine.seats import first_player, seat_specs
 from engine.state import Hand, Phase, Player, Slot
 from engine.steps import Step
 
 MIN_SEATS, MAX_SEATS = 2, 6
-FACE_UP_PER_LOCATION = 2
-NEUTRAL_INFLUENCE = 3  # an unused house's tokens on the Institute in two-seat games
-
-
-def seat_specs(
-    names: Sequence[str], rng: random.Random, houses: Sequence[House | None] | None = None
-) -> tuple[SeatSpec, ...]:
-    """Seats with houses: the given ones, and random unused houses for the rest."""
-    chosen = list(houses) if houses is not None else [None] * len(names)
-    if len(chosen) != len(names):
-        raise IllegalActionError("give one house (or None) per player", rule="setup")
-    taken = {h for h in chosen if h is not None}
-    if len(taken) != sum(h is not None for h in chosen):
-        raise IllegalActionError("two players cannot share a house", rule="setup")
-    free = [h for h in House if h not in taken]
-    rng.shuffle(free)
-    return tuple(SeatSpec(name, h if h is not None else free.pop()) for name, h in zip(
-        names, chosen, strict=True))
-
-
-def first_player(seats: Sequence[SeatSpec], rng: random.Random) -> int:
-    """House Apollo goes first; otherwise a random player."""
-    for i, seat in enumerate(seats):
-        if seat.house is House.APOLLO:
-            return i
-    return rng.randrange(len(seats))
 
 
 def new_game(

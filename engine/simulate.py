@@ -23,7 +23,7 @@ from engine.events import Event, Setup
 from engine.game import Game
 from engine.scoring import score
 from engine.setup import new_game
-from engine.state import Phase
+from engine.state import Phase, Track
 
 MAX_EVENTS = 20_000  # a game this long has stalled: a bug, reported loudly
 
@@ -37,7 +37,7 @@ class GameResult:
     turns: int  # turns taken by all players together
     events: int
     trigger_player: int | None
-    trigger_conditions: tuple[str, ...]
+    trigger_conditions: tuple[Track, ...]
     names: tuple[str, ...]
     totals: tuple[int, ...]
     winners: tuple[str, ...]

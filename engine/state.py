@@ -82,15 +82,64 @@ class Player:
         )
 
 
+class ChangeKind(StrEnum):
+    """What a :class:`Change` records (a string enum: its value is what pages and logs show)."""
+
+    AUTOMA_CARD = "automa-card"
+    AUTOMA_SHUFFLE = "automa-shuffle"
+    AUTOMA_SKIP = "automa-skip"
+    BANISH = "banish"
+    BLOCK = "block"
+    DEPLOY = "deploy"
+    DRAW = "draw"
+    END_OF_GAME = "end-of-game"
+    FINALE = "finale"
+    FLEET = "fleet"
+    GAIN = "gain"
+    GIVE = "give"
+    HELIUM = "helium"
+    INFLUENCE = "influence"
+    LOOK = "look"
+    MOVE = "move"
+    OVER = "over"
+    PLACE = "place"
+    PLACE_DOWN = "place-down"
+    PLACE_UNDER = "place-under"
+    REVEAL = "reveal"
+    ROLL = "roll"
+    RULING = "ruling"
+    SOVEREIGN = "sovereign"
+    STEAL = "steal"
+    TO_DECK = "to-deck"
+    TOKENS = "tokens"
+    TRIGGER = "trigger"
+    TURN = "turn"
+
+
+class Track(StrEnum):
+    """The three tokens whose 7+ triggers the end of the game (sorted as their values)."""
+
+    FLEET = "fleet"
+    HELIUM = "helium"
+    INFLUENCE = "influence"
+
+
+class TurnKind(StrEnum):
+    """How a turn came about: the rules look back on it (Loan Shark, Apollo's last turn)."""
+
+    NORMAL = "normal"
+    APOLLO_LAST = "apollo-last"  # House Apollo's extra last turn: it counts
+    OUT_OF_ORDER = "out-of-order"  # Loan Shark's borrowed turn: it does not
+
+
 class Change(NamedTuple):
     """One visible consequence of an event, for the log, the voice and the tracker.
 
-    ``kind`` is one of: deploy, place, gain, draw, move, banish, reveal, helium,
-    influence, fleet, sovereign, roll, trigger, turn; "ruling" notes that a play-time
-    setting decided something (``source`` names it, ``target`` says what it decided).
+    A ``ruling`` change notes that a play-time setting decided something (``source``
+    names it, ``target`` says what it decided).
     """
 
-    kind: str
+    kind: ChangeKind
     player: int | None = None
     card: str | None = None
     source: str | None = None  # a location name, "deck", "hand", "banished"
@@ -104,7 +153,7 @@ class Trigger:
 
     player: int
     turn: int  # the triggering player's turn number (1-based)
-    conditions: tuple[str, ...]  # e.g. ("helium", "fleet")
+    conditions: tuple[Track, ...]  # e.g. (Track.FLEET, Track.HELIUM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +168,7 @@ class TurnContext:
     also_deployed_to: frozenset[Location] = frozenset()
     end_requested: bool = False  # "end your turn": skip the gain step
     trades_used: frozenset[str] = frozenset()  # once-per-turn trading abilities used
-    kind: str = "normal"  # or "apollo-last" (counts), "out-of-order" (Loan Shark; does not)
+    kind: TurnKind = TurnKind.NORMAL
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +30,18 @@ from engine.events import (
     SetTokens,
     Setup,
 )
+from engine.schema import (
+    Field,
+    Integer,
+    ListOf,
+    OneOf,
+    Record,
+    SchemaError,
+    Spec,
+    Text,
+    check_document,
+    shown,
+)
 from engine.setup import MAX_SEATS, tracked_game
 from web.errors import BadInput
 
@@ -38,21 +49,6 @@ MAX_STACK = 112  # no stack can hold more cards than the game has
 MAX_HELIUM = 999
 MAX_HAND = 112
 MAX_DEPTH = 8  # the deepest body the API reads has 3 levels (a new game's locations)
-
-_short = reprlib.Repr()  # values quoted in an error message: one short line, any shape
-_short.maxlevel, _short.maxstring, _short.maxother, _short.maxlong = 2, 40, 40, 40
-_short.maxlist = _short.maxdict = _short.maxtuple = 4
-
-
-def shown(value: object) -> str:
-    """``value`` quoted for an error message: at most 60 characters.
-
-    >>> shown(["darrow"] * 1000)
-    "['darrow', 'darrow', 'darrow', 'darrow', ...]"
-    """
-    text: str = _short.repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
 
 # --- the request body as JSON ---------------------------------------------------------------
 
@@ -108,29 +104,11 @@ def _finite(text: str) -> float:
 
 
 def check_shape(value: object) -> None:
-    """Refuse a document nested deeper than MAX_DEPTH, or with text that is not Unicode.
-
-    Walks without recursion, so no shape of document can exhaust the stack.
-    """
-    stack: list[tuple[object, int]] = [(value, 1)]  # (item, its level: the body's is 1)
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            _check_text(item)
-        elif isinstance(item, dict | list) and depth > MAX_DEPTH:
-            raise BadInput(f"the body is nested deeper than {MAX_DEPTH} levels")
-        elif isinstance(item, dict):
-            stack.extend((key, depth) for key in item)
-            stack.extend((child, depth + 1) for child in item.values())
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-
-
-def _check_text(text: str) -> None:
+    """Refuse a document nested deeper than MAX_DEPTH, or with text that is not Unicode."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (\ud800): no journal could store it
-        raise BadInput("the body holds a string that is not valid Unicode") from None
+        check_document(value, MAX_DEPTH, "the body")
+    except SchemaError as exc:
+        raise BadInput(str(exc)) from None
 
 
 class Body:
@@ -160,22 +138,12 @@ class Body:
 
     def text(self, name: str, max_length: int) -> str:
         """A string of at most ``max_length`` characters."""
-        value = self._get(name, optional=False)
-        if not isinstance(value, str):
-            raise BadInput(f"{name!r} must be a string")
-        if len(value) > max_length:
-            raise BadInput(f"{name!r} is longer than {max_length} characters")
-        return value
+        return str(checked(Text(max_length), self._get(name, optional=False), name))
 
     def choice(self, name: str, allowed: tuple[str, ...], *, default: str) -> str:
         """One of a few words."""
         value = self._get(name, optional=True)
-        if value is None:
-            return default
-        if value not in allowed:
-            raise BadInput(f"{name!r} must be one of {', '.join(allowed)}, "
-                           f"not {shown(value)}")
-        return str(value)
+        return default if value is None else str(checked(OneOf(allowed), value, name))
 
     def location(self, name: str = "location") -> Location:
         """A location id: jupiter, mars, luna or institute."""
@@ -193,11 +161,7 @@ class Body:
         value = self._get(name, optional)
         if value is None and optional:
             return None
-        if not isinstance(value, list):
-            raise BadInput(f"{name!r} must be a list")
-        if len(value) > MAX_STACK:
-            raise BadInput(f"{name!r} holds more than {MAX_STACK} items")
-        return value
+        return list(checked(ListOf(max_items=MAX_STACK), value, name))
 
     def done(self) -> None:
         """Reject any field that was not read."""
@@ -207,11 +171,15 @@ class Body:
 
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{name!r} must be a whole number, not {shown(value)}")
-    if not low <= value <= high:
-        raise BadInput(f"{name!r} must be between {low} and {high}, not {shown(value)}")
-    return value
+    return int(checked(Integer(low, high), value, name))
+
+
+def checked(spec: Spec, value: object, name: str) -> Any:
+    """``value`` if it fits ``spec``; else BadInput naming the field (``'name' must be``)."""
+    try:
+        return spec.check(value, repr(name))
+    except SchemaError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def parse_location(value: object, name: str = "location") -> Location:
@@ -320,6 +288,8 @@ def fill(option: Event, card: str | None, hand: tuple[str, ...] | None = None) -
 
 HOUSES = tuple(h.value for h in House)
 MAX_NAME = 24
+PLAYER = Record({"name": Field(Text(MAX_NAME, min_length=1, strip=True)),
+                 "house": Field(OneOf(HOUSES))})
 
 
 def new_game(body: Body, camera: Mapping[str, Any] | None, rng: random.Random) -> Setup:
@@ -351,15 +321,11 @@ def _seats(body: Body) -> list[SeatSpec]:
         raise BadInput(f"'players' must list 1 to {MAX_SEATS} players (1: a solo game)")
     seats = []
     for i, player in enumerate(raw):
-        if not isinstance(player, dict) or set(player) - {"name", "house"}:
-            raise BadInput(f"players[{i}] must be an object with 'name' and 'house'")
-        name = player.get("name")
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
-            raise BadInput(f"players[{i}].name must be 1 to {MAX_NAME} characters")
-        house = player.get("house")
-        if house not in HOUSES:
-            raise BadInput(f"players[{i}].house must be one of {', '.join(HOUSES)}")
-        seats.append(SeatSpec(name.strip(), House(house)))
+        try:
+            PLAYER.check(player, f"players[{i}]")
+        except SchemaError as exc:
+            raise BadInput(str(exc)) from None
+        seats.append(SeatSpec(player["name"].strip(), House(player["house"])))
     if len({s.house for s in seats}) != len(seats):
         raise BadInput("two players cannot share a house")
     if len({s.name for s in seats}) != len(seats):

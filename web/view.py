@@ -24,14 +24,14 @@ CONDITIONS = ("helium", "influence", "fleet")
 LOG_LIMIT = 120  # events read for the log (Au Toma's reshuffle alone is 18)
 LOG_TURNS = 12  # turns shown
 SCORE_ROWS = {
-    scoring.Step.END_OF_GAME: "End-of-game abilities",
-    scoring.Step.CARDS_CORE: "Character cards: core values",
-    scoring.Step.CARDS_BONUS: "Character cards: bonuses",
-    scoring.Step.FLEET: "Fleet Track",
-    scoring.Step.HELIUM: "Helium",
-    scoring.Step.SOVEREIGNTY: "Sovereign",
-    scoring.Step.INFLUENCE: "Influence",
-    scoring.Step.EXCESS_CARDS: "Excess cards",
+    scoring.ScoreStep.END_OF_GAME: "End-of-game abilities",
+    scoring.ScoreStep.CARDS_CORE: "Character cards: core values",
+    scoring.ScoreStep.CARDS_BONUS: "Character cards: bonuses",
+    scoring.ScoreStep.FLEET: "Fleet Track",
+    scoring.ScoreStep.HELIUM: "Helium",
+    scoring.ScoreStep.SOVEREIGNTY: "Sovereign",
+    scoring.ScoreStep.INFLUENCE: "Influence",
+    scoring.ScoreStep.EXCESS_CARDS: "Excess cards",
 }
 
 
@@ -313,15 +313,15 @@ def _plain(value: object) -> str | int | None:
 # --- the scorepad ---------------------------------------------------------------------------
 
 SCORE_HELP = {
-    scoring.Step.END_OF_GAME: "Points from the end-of-game abilities of cards in hand.",
-    scoring.Step.CARDS_CORE: "The core value printed on each card in hand.",
-    scoring.Step.CARDS_BONUS: "Each card's bonus clauses, scored against the final table.",
-    scoring.Step.FLEET: "Points for the ship's position on the Fleet Track.",
-    scoring.Step.HELIUM: f"{scoring.HELIUM_POINTS} points per Helium.",
-    scoring.Step.SOVEREIGNTY: f"{scoring.SOVEREIGN_POINTS} points for the Sovereign token.",
-    scoring.Step.INFLUENCE: "Influence on the Institute, per token by rank: "
+    scoring.ScoreStep.END_OF_GAME: "Points from the end-of-game abilities of cards in hand.",
+    scoring.ScoreStep.CARDS_CORE: "The core value printed on each card in hand.",
+    scoring.ScoreStep.CARDS_BONUS: "Each card's bonus clauses, scored against the final table.",
+    scoring.ScoreStep.FLEET: "Points for the ship's position on the Fleet Track.",
+    scoring.ScoreStep.HELIUM: f"{scoring.HELIUM_POINTS} points per Helium.",
+    scoring.ScoreStep.SOVEREIGNTY: f"{scoring.SOVEREIGN_POINTS} points for the Sovereign token.",
+    scoring.ScoreStep.INFLUENCE: "Influence on the Institute, per token by rank: "
                             + ", ".join(map(str, scoring.INFLUENCE_RATES)) + " points.",
-    scoring.Step.EXCESS_CARDS: f"{scoring.EXCESS_PENALTY} points off per card past the"
+    scoring.ScoreStep.EXCESS_CARDS: f"{scoring.EXCESS_PENALTY} points off per card past the"
                                f" {scoring.HAND_LIMIT}th in hand.",
 }
 

@@ -87,7 +87,7 @@ def _card_number(text: str) -> int:
 
 
 def resolve(args: argparse.Namespace) -> int:
-    from engine.automa import AUTOMA_NAME, Situation, describe, outcome
+    from engine.automa import AUTOMA_NAME, Situation, outcome, outcome_steps
 
     card = _card_number(args.card)
     deck = load_deck(args.deck)
@@ -101,7 +101,7 @@ def resolve(args: argparse.Namespace) -> int:
         print(json.dumps(done.to_json()))
         return 0
     sovereign = bool(data["automa"].get("sovereign", False))
-    for step in describe(done, AUTOMA_NAME, has_sovereign=sovereign):
+    for step in outcome_steps(done, AUTOMA_NAME, has_sovereign=sovereign):
         print(step.text)
     return 0
 

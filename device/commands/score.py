@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from device.cli import UsageError
 from device.inputs import brief, clip, read_json, show
+from engine.schema import Boolean, Integer, SchemaError, Spec
 
 if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
@@ -79,9 +80,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _epilog() -> str:
-    from engine.rulings import Rulings, describe, setting_names
+    from engine.rulings import Rulings, setting_names, summary
 
-    settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {describe(n)}"
+    settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {summary(n)}"
                          for n in setting_names())
     return ("GAME.json and the --json output are described in docs/score.md; optional "
             "extensions:\nlocation entries {\"card\": id, \"face_down\": true}, \"hacker\": "
@@ -193,8 +194,7 @@ def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
         raise UsageError(f"player {k + 1}'s name must be a non-empty string")
     who = f"player {brief(name)}"
     _no_unknown_keys(raw, _PLAYER_KEYS, who)
-    if not isinstance(raw["sovereign"], bool):
-        raise UsageError(f"{who}: \"sovereign\" must be true or false")
+    _checked(Boolean(), raw["sovereign"], f"{who}'s sovereign")
     hacker = _opt(raw, "hacker")
     if hacker is not None:
         hacker = _card_list([hacker], f"{who}'s \"hacker\"")[0]
@@ -212,11 +212,15 @@ def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
 
 
 def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{what} must be a whole number, not {brief(value, as_json=True)}")
-    if value < 0:
-        raise UsageError(f"{what} is negative ({value})")
-    return value
+    return int(_checked(Integer(0), value, what))
+
+
+def _checked(spec: Spec, value: Any, what: str) -> Any:
+    """``value`` if it fits ``spec`` (engine.schema), else one line naming ``what``."""
+    try:
+        return spec.check(value, what)
+    except SchemaError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _card_list(value: Any, what: str) -> list[str]:
@@ -249,9 +253,7 @@ def _automa(value: Any, who: str, info: Any) -> Any:
         raise UsageError(f"{who}: \"automa\" must be an object like "
                          "{\"level\": 2, \"parity\": \"even\"}")
     _no_unknown_keys(value, {"level", "parity"}, f"{who}'s automa")
-    level = value.get("level", 2)
-    if isinstance(level, bool) or not isinstance(level, int):
-        raise UsageError(f"{who}: Au Toma's level must be a whole number 1–6")
+    level = _checked(Integer(), value.get("level", 2), f"{who}'s Au Toma level")
     return info(level=level, parity=value.get("parity", "even"))
 
 
@@ -355,7 +357,7 @@ def _resolve(table: Table, hacker: dict[int, str], rulings: Any,
         if best.needs_reveal:
             best = _observed(best, hacker, d.ability)
         f = finale.resolve(f, best, rng)
-    return f.table, [o.describe() for o in f.log]
+    return f.table, [o.text() for o in f.log]
 
 
 def _observed(option: Any, hacker: dict[int, str], ability: str) -> Any:
@@ -469,5 +471,5 @@ def _choice_lines(sheet: ScoreSheet) -> list[str]:
 
 
 def _ruling_lines(sheet: ScoreSheet) -> list[str]:
-    out = [f"  {p.name}: {n.describe()}" for p in sheet.players for n in p.rulings]
+    out = [f"  {p.name}: {n.text()}" for p in sheet.players for n in p.rulings]
     return ["", "Settings that decided a score:", *out] if out else []

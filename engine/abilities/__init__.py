@@ -22,28 +22,8 @@ card) and ``blocks`` (the five block cards and the block window).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from engine.steps import StepFn
-
-DEPLOY: dict[str, StepFn] = {}
-LOAN_SHARK = "loan-shark"  # its borrower may not gain it (see engine.rules' gain step)
-
-
-def deploy(card: str) -> Callable[[StepFn], StepFn]:
-    """Register ``fn`` as the deploy ability of ``card``."""
-
-    def register(fn: StepFn) -> StepFn:
-        if card in DEPLOY:
-            raise ValueError(f"deploy ability of {card!r} registered twice")
-        DEPLOY[card] = fn
-        return fn
-
-    return register
-
-
-# Registration happens on import; these modules import `deploy` from here.
-from engine.abilities import (  # noqa: E402
+# Registration happens on import: each module registers its abilities in the registry.
+from engine.abilities import (
     banishes,
     blocks,
     deck,
@@ -54,6 +34,7 @@ from engine.abilities import (  # noqa: E402
     tokens,
     trades,
 )
+from engine.abilities.registry import DEPLOY, LOAN_SHARK, deploy
 
 __all__ = [
     "DEPLOY",

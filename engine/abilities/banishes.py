@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.blocks import force_banish
 from engine.abilities.primitives import (
     DECLINE,
     REVEAL,
     SEAT,
+    Leave,
     Moved,
     card_options,
     colored,
@@ -26,6 +26,7 @@ from engine.abilities.primitives import (
     under,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind
@@ -51,7 +52,7 @@ def _below_named(draft: Draft, s: Step) -> tuple[int, Location] | None:
 
 def _banish_below(draft: Draft, s: Step, below: tuple[int, Location],
                   then: Step | None = None) -> None:
-    leave(draft, s, "banish", (below[1], below[0]), then)
+    leave(draft, s, Leave.BANISH, (below[1], below[0]), then)
 
 
 def _is_gold(draft: Draft, below: tuple[int, Location]) -> bool:
@@ -100,7 +101,7 @@ def pathologist(draft: Draft, s: Step) -> None:
     assert s.location is not None
     if draft.stack_at(s.location)[0].card != s.card and ensure_named(
             draft, s, [(s.location, 0)]):
-        leave(draft, s, "banish", (s.location, 0))
+        leave(draft, s, Leave.BANISH, (s.location, 0))
 
 
 @deploy("bondilus")
@@ -215,7 +216,7 @@ def _ash_lord_next(draft: Draft, s: Step) -> None:
     assert s.location is not None
     back, blues = s.data[0], s.data[1:]
     if blues:
-        leave(draft, s, "banish", (s.location, blues[0]),
+        leave(draft, s, Leave.BANISH, (s.location, blues[0]),
               with_data(s, "ash-lord-next", back, *blues[1:]))
     elif back:
         regain_self(draft, s)
@@ -240,9 +241,9 @@ def _sevro_howlers(draft: Draft, s: Step, event: Event) -> None:
     assert s.location is not None
     if event == REVEAL:
         show(draft, s.player, "the-howlers")
-        leave(draft, s, "gain", (s.location, s.data[0]))
+        leave(draft, s, Leave.GAIN, (s.location, s.data[0]))
     else:
-        leave(draft, s, "banish", (s.location, s.data[0]))
+        leave(draft, s, Leave.BANISH, (s.location, s.data[0]))
 
 
 @deploy("karnus")

@@ -11,6 +11,7 @@ block window. Au Toma never blocks; a victim may block with any card they may ho
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from engine.abilities.primitives import (
     DECLINE,
@@ -25,16 +26,25 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Block, Choose, Event, choose
 from engine.houses import SOVEREIGN_BLOCKS
+from engine.state import ChangeKind
 from engine.steps import Step, answer, step
 
-STEAL, BANISH, SOVEREIGN = "steal", "banish", "sovereign"  # what a block can stop
-BLOCKS: dict[str, Callable[[str], bool]] = {}
+
+class Threat(StrEnum):
+    """What a block card can stop (its value words the block's question)."""
+
+    STEAL = "steal"
+    BANISH = "banish"
+    SOVEREIGN = "sovereign"
 
 
-def block(card: str) -> Callable[[Callable[[str], bool]], Callable[[str], bool]]:
+BLOCKS: dict[str, Callable[[Threat], bool]] = {}
+
+
+def block(card: str) -> Callable[[Callable[[Threat], bool]], Callable[[Threat], bool]]:
     """Register ``fn(threat) -> bool``: does this block card stop ``threat``?"""
 
-    def register(fn: Callable[[str], bool]) -> Callable[[str], bool]:
+    def register(fn: Callable[[Threat], bool]) -> Callable[[Threat], bool]:
         BLOCKS[card] = fn
         return fn
 
@@ -42,39 +52,39 @@ def block(card: str) -> Callable[[Callable[[str], bool]], Callable[[str], bool]]
 
 
 @block("judge")
-def judge(threat: str) -> bool:
+def judge(threat: Threat) -> bool:
     """Reveal to stop an opponent stealing or banishing any of your cards; it stays in hand."""
-    return threat in (STEAL, BANISH)
+    return threat in (Threat.STEAL, Threat.BANISH)
 
 
 @block("pax-au-telemanus")
-def pax_au_telemanus(threat: str) -> bool:
+def pax_au_telemanus(threat: Threat) -> bool:
     """Reveal to stop an opponent stealing or banishing any of your cards; it stays in hand."""
-    return threat in (STEAL, BANISH)
+    return threat in (Threat.STEAL, Threat.BANISH)
 
 
 @block("the-howlers")
-def the_howlers(threat: str) -> bool:
+def the_howlers(threat: Threat) -> bool:
     """Reveal to stop an opponent stealing or banishing any of your cards; it stays in hand."""
-    return threat in (STEAL, BANISH)
+    return threat in (Threat.STEAL, Threat.BANISH)
 
 
 @block("justice")
-def justice(threat: str) -> bool:
+def justice(threat: Threat) -> bool:
     """If an opponent would take your Sovereign, reveal and banish this to keep it; draw."""
-    return threat == SOVEREIGN  # resolved by engine.houses' "sovereign" step
+    return threat is Threat.SOVEREIGN  # resolved by engine.houses' "sovereign" step
 
 
 @block("martyr")
-def martyr(threat: str) -> bool:
+def martyr(threat: Threat) -> bool:
     """If an opponent would take your Sovereign, reveal and banish this to keep it; draw."""
-    return threat == SOVEREIGN
+    return threat is Threat.SOVEREIGN
 
 
-assert set(SOVEREIGN_BLOCKS) == {c for c, fn in BLOCKS.items() if fn(SOVEREIGN)}
+assert set(SOVEREIGN_BLOCKS) == {c for c, fn in BLOCKS.items() if fn(Threat.SOVEREIGN)}
 
 
-def blockers(draft: Draft, victim: int, threat: str) -> list[str]:
+def blockers(draft: Draft, victim: int, threat: Threat) -> list[str]:
     """The block cards ``victim`` may reveal against ``threat`` (Au Toma has none)."""
     if draft.players[victim].automa:
         return []
@@ -82,7 +92,7 @@ def blockers(draft: Draft, victim: int, threat: str) -> list[str]:
             if stops(threat) and draft.may_hold(victim, card)]
 
 
-def attempt(draft: Draft, victim: int, threat: str, go: Step, blocked: Step | None) -> None:
+def attempt(draft: Draft, victim: int, threat: Threat, go: Step, blocked: Step | None) -> None:
     """Open the block window: push ``go`` unless the victim blocks (then ``blocked``)."""
     cards = blockers(draft, victim, threat)
     if not cards:
@@ -100,7 +110,7 @@ def _on_block(draft: Draft, s: Step, event: Event) -> None:
     go, blocked = s.data
     if isinstance(event, Block):
         show(draft, s.player, event.card)  # revealed, and it stays in hand
-        draft.note("block", player=s.player, card=event.card)
+        draft.note(ChangeKind.BLOCK, player=s.player, card=event.card)
         if blocked is not None:
             draft.push(blocked)
     else:
@@ -113,7 +123,7 @@ def _on_block(draft: Draft, s: Step, event: Event) -> None:
 def steal(draft: Draft, thief: int, victim: int, done: Step | None,
           blocked: Step | None = None) -> None:
     """``thief`` steals a card the victim picks (Au Toma: her bottom card)."""
-    attempt(draft, victim, STEAL, Step("steal-pick", thief, data=(victim, done)), blocked)
+    attempt(draft, victim, Threat.STEAL, Step("steal-pick", thief, data=(victim, done)), blocked)
 
 
 @step("steal-pick")
@@ -148,7 +158,7 @@ def _steal(draft: Draft, s: Step, card: str | None) -> None:
     victim, done = s.data
     take_hand_card(draft, victim, card)
     draft.add_to_hand(s.player, card)
-    draft.note("steal", player=s.player, card=card, source=str(victim))
+    draft.note(ChangeKind.STEAL, player=s.player, card=card, source=str(victim))
     if done is not None:
         draft.push(done)
 
@@ -159,7 +169,7 @@ def _steal(draft: Draft, s: Step, card: str | None) -> None:
 def force_banish(draft: Draft, victim: int, done: Step | None,
                  blocked: Step | None = None) -> None:
     """``victim`` banishes a hand card of their choice (Au Toma: her bottom card)."""
-    attempt(draft, victim, BANISH, Step("forced-banish-pick", victim, data=(done,)), blocked)
+    attempt(draft, victim, Threat.BANISH, Step("forced-banish-pick", victim, data=(done,)), blocked)
 
 
 @step("forced-banish-pick")
@@ -196,7 +206,7 @@ def _on_banish_picked(draft: Draft, s: Step, event: Event) -> None:
 def banish_from_hand(draft: Draft, victim: int, card: str, done: Step | None,
                      blocked: Step | None = None) -> None:
     """An opponent's ability banishes a known card from ``victim``'s hand (Arlus, Roque)."""
-    attempt(draft, victim, BANISH, Step("hand-banish", victim, card, data=(done,)), blocked)
+    attempt(draft, victim, Threat.BANISH, Step("hand-banish", victim, card, data=(done,)), blocked)
 
 
 @step("hand-banish")

@@ -3,7 +3,6 @@ cards back to the deck or the table."""
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     AT,
     DECLINE,
@@ -26,12 +25,13 @@ from engine.abilities.primitives import (
     unbanish,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, place
-from engine.state import Slot
+from engine.state import ChangeKind, Slot
 from engine.steps import Step, answer, step
 
 BANISH, TOP, BOTTOM = Choose("banish"), Choose("top"), Choose("bottom")
@@ -223,7 +223,7 @@ def _researcher_put(draft: Draft, s: Step, event: Event) -> None:
     card = s.data[0]
     unbanish(draft, card)
     draft.put_at(s.location, 0, Slot(card))
-    draft.note("place-under", card=card, source="banished", target=s.location.value)
+    draft.note(ChangeKind.PLACE_UNDER, card=card, source="banished", target=s.location.value)
 
 
 @deploy("psychologist")
@@ -279,7 +279,7 @@ def _check_banished(draft: Draft, card: str) -> None:
 def _place_banished(draft: Draft, location: Location, card: str) -> None:
     unbanish(draft, card)
     draft.put_top(location, Slot(card))
-    draft.note("place", card=card, source="banished", target=location.value)
+    draft.note(ChangeKind.PLACE, card=card, source="banished", target=location.value)
 
 
 @deploy("group-counselor")

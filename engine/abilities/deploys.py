@@ -8,7 +8,6 @@ turn", read literally).
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     also_deployed,
     chosen_location,
@@ -24,13 +23,14 @@ from engine.abilities.primitives import (
     under,
     under_is,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Event, Place, place
-from engine.state import Slot
+from engine.state import ChangeKind, Slot
 from engine.steps import Step, answer, step
 
 _BLUE = colored(Color.BLUE)
@@ -39,7 +39,7 @@ _BLUE = colored(Color.BLUE)
 def deploy_again(draft: Draft, player: int, card: str, target: Location) -> None:
     """Put ``card`` (already off its old place) face up on ``target`` as a deploy."""
     draft.put_top(target, Slot(card))
-    draft.note("deploy", player=player, card=card, target=target.value)
+    draft.note(ChangeKind.DEPLOY, player=player, card=card, target=target.value)
     also_deployed(draft, target)
     draft.push(Step("deploy-ability", player, card, target))
 

@@ -3,10 +3,10 @@ banished pile or the deck; and the three that hand their own card to the right."
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
+    Leave,
     SlotTest,
     banish_revealed,
     banish_self,
@@ -33,13 +33,14 @@ from engine.abilities.primitives import (
     under_is,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import Location
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event, choose
 from engine.rulings import SELF_BANISH_ALONE
-from engine.state import Slot
+from engine.state import ChangeKind, Slot
 from engine.steps import Step, answer, step
 
 # --- "You may gain … from this location; if you do, end your turn" -------------------------
@@ -136,7 +137,7 @@ def nothing_to_gain(draft: Draft, s: Step, *, spared: bool) -> None:
     if spared:
         return
     alone = SELF_BANISH_ALONE in draft.variants
-    draft.note("ruling", player=s.player, card=s.card, source=RULING,
+    draft.note(ChangeKind.RULING, player=s.player, card=s.card, source=RULING,
                target="banish" if alone else "stay")
     if alone:
         banish_self(draft, s)
@@ -210,7 +211,7 @@ def victra(draft: Draft, s: Step) -> None:
     if bottom.card == s.card or not gainable(draft, bottom):
         nothing_to_gain(draft, s, spared=on_gold)
         return
-    leave(draft, s, "gain", (s.location, 0),
+    leave(draft, s, Leave.GAIN, (s.location, 0),
           None if on_gold else with_data(s, "ability-banish-self"))
 
 
@@ -224,7 +225,7 @@ def cassius(draft: Draft, s: Step) -> None:
         return
     gold = under_is(draft, s, Color.GOLD)
     if gold is not None:
-        leave(draft, s, "gain", (s.location, below[0]),
+        leave(draft, s, Leave.GAIN, (s.location, below[0]),
               None if gold else with_data(s, "ability-banish-self"))
 
 
@@ -242,7 +243,7 @@ def octavia(draft: Draft, s: Step) -> None:
     if not ensure_named(draft, s, [(Location.LUNA, 0)]):
         return
     gold = slot_is(draft.stack_at(Location.LUNA)[0], Color.GOLD)
-    leave(draft, s, "gain", (Location.LUNA, 0),
+    leave(draft, s, Leave.GAIN, (Location.LUNA, 0),
           None if gold else with_data(s, "ability-banish-self"))
 
 
@@ -290,7 +291,7 @@ def codebreaker(draft: Draft, s: Step) -> None:
         return
     card = deck_bottom(draft)
     draft.revealed.append(card)
-    draft.note("reveal", card=card, source="deck-bottom")
+    draft.note(ChangeKind.REVEAL, card=card, source="deck-bottom")
     name_revealed(draft, s.player, s.then("codebreaker-seen", on_gs))
 
 

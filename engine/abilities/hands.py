@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.abilities import deploy
 from engine.abilities.blocks import banish_from_hand, force_banish, steal
 from engine.abilities.primitives import (
     COLOR,
@@ -28,6 +27,7 @@ from engine.abilities.primitives import (
     targets,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     AT,
     COLOR,
     CORE,
     DECLINE,
+    Leave,
     SlotTest,
     chosen_location,
     colored,
@@ -31,6 +31,7 @@ from engine.abilities.primitives import (
     under_is,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import LOCATIONS, Location
 from engine.cards import Color
 from engine.decisions import Kind
@@ -141,7 +142,7 @@ def _on_pull_gain(draft: Draft, s: Step, event: Event) -> None:
         assert s.location is not None
         at = index_in(draft, s.location, s.card)
         assert at
-        leave(draft, s, "gain", (s.location, at - 1), with_data(s, "ability-end-turn"))
+        leave(draft, s, Leave.GAIN, (s.location, at - 1), with_data(s, "ability-end-turn"))
 
 
 for _card, _colors, _doc in (
@@ -365,7 +366,7 @@ def _theodora_yes(draft: Draft, s: Step, event: Event) -> None:
     assert at is not None
     slot = draft.move(s.location, 0, s.location, at)  # Theodora drops one place
     if slot_is(slot, Color.GOLD, Color.RED) and gainable(draft, slot):
-        leave(draft, s, "gain", (s.location, at), with_data(s, "ability-end-turn"))
+        leave(draft, s, Leave.GAIN, (s.location, at), with_data(s, "ability-end-turn"))
 
 
 @deploy("conversationalist")
@@ -387,4 +388,4 @@ def _conversationalist_card(draft: Draft, s: Step, event: Event) -> None:
     at = _move_under(draft, s, loc, index)
     assert s.location is not None
     if slot_is(slot, Color.WHITE) and gainable(draft, slot):
-        leave(draft, s, "gain", (s.location, at))
+        leave(draft, s, Leave.GAIN, (s.location, at))

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from engine import cards, events
 from engine.board import LOCATIONS, Location, starting_hand_size
@@ -31,7 +32,7 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, Event, choose
-from engine.state import Slot
+from engine.state import ChangeKind, Slot, TurnKind
 from engine.steps import ANSWERS, Step, answer, step
 
 MULTIPLAYER_VARIANT = "multiplayer-variant"  # Setup.variants: the official FAQ variant
@@ -243,13 +244,6 @@ class Moved(Event):
     card: str | None = None
     under: bool = False
 
-    def describe(self) -> str:
-        what = self.card or "a card"
-        origin = f" from {self.source.label}" if self.source else ""
-        where = f" {'under the top of' if self.under else 'onto'} {self.target.label}" if (
-            self.target) else ""
-        return f"moved {what}{origin}{where}"
-
 
 events.register(Moved)
 
@@ -284,29 +278,38 @@ def physical(draft: Draft, s: Step, prompt: str, seen: Moved, then: Step) -> Non
         ANSWERS[then.name](draft, then, seen)
 
 
-def leave(draft: Draft, s: Step, how: str, where: tuple[Location, int] | None,
+class Leave(StrEnum):
+    """Where a stack card goes when it leaves the table by an ability."""
+
+    GAIN = "gain"  # into the player's hand
+    BANISH = "banish"
+    GIVE = "give"  # to the right-hand player
+
+
+_VERBS = {Leave.GAIN: "take", Leave.BANISH: "banish", Leave.GIVE: "hand over"}
+
+
+def leave(draft: Draft, s: Step, how: Leave, where: tuple[Location, int] | None,
           then: Step | None = None) -> None:
-    """A stack card leaves the table, one physical step: ``how`` is "gain" (into the
-    player's hand), "banish", or "give" (to the right-hand player). Then push ``then``."""
+    """A stack card leaves the table ``how``, one physical step. Then push ``then``."""
     if where is None:
         if then is not None:
             draft.push(then)
         return
     loc, index = where
     card = draft.stack_at(loc)[index].card
-    verb = {"gain": "take", "banish": "banish", "give": "hand over"}[how]
-    physical(draft, s, f"{verb} {card or 'the card'} from {loc.label}",
+    physical(draft, s, f"{_VERBS[how]} {card or 'the card'} from {loc.label}",
              Moved(source=loc, card=card), with_data(s, "ability-leave", how, loc, index, then))
 
 
 @answer("ability-leave")
 def _on_leave(draft: Draft, s: Step, event: Event) -> None:
     how, loc, index, then = s.data
-    if how == "gain":
+    if how is Leave.GAIN:
         draft.gain_from(s.player, loc, index)
-    elif how == "give":
+    elif how is Leave.GIVE:
         draft.gain_from(right_of(draft, s.player), loc, index)
-        draft.changes[-1] = draft.changes[-1]._replace(kind="give")
+        draft.changes[-1] = draft.changes[-1]._replace(kind=ChangeKind.GIVE)
     else:
         draft.banish_at(loc, index)
     if then is not None:
@@ -453,7 +456,7 @@ def show(draft: Draft, player: int, card: str) -> None:
     if card not in hand.known:
         draft.take_from_hand(player, card)  # validates; one unknown card becomes this one
         draft.add_to_hand(player, card)
-    draft.note("reveal", player=player, card=card, source="hand")
+    draft.note(ChangeKind.REVEAL, player=player, card=card, source="hand")
 
 
 def bottom_of_hand(draft: Draft, player: int) -> str | None:
@@ -594,13 +597,13 @@ def to_deck(draft: Draft, card: str, *, bottom: bool) -> None:
             deck.append(card)
         else:
             deck.insert(0, card)
-    draft.note("to-deck", card=card, target="bottom" if bottom else "top")
+    draft.note(ChangeKind.TO_DECK, card=card, target="bottom" if bottom else "top")
 
 
 def look(draft: Draft) -> None:
     """Take the deck's top card into the turned-over pile without showing it."""
     draft.revealed.append(_pop_top(draft))
-    draft.note("look", source="deck")
+    draft.note(ChangeKind.LOOK, source="deck")
 
 
 def _pop_top(draft: Draft) -> str | None:
@@ -633,21 +636,21 @@ def place_under(draft: Draft, location: Location, index: int, card: str | None) 
     """Put a turned-over card into a stack at ``index`` (not a deploy)."""
     take_revealed(draft, card)
     draft.put_at(location, index, Slot(card))
-    draft.note("place-under", card=card, target=location.value, amount=index)
+    draft.note(ChangeKind.PLACE_UNDER, card=card, target=location.value, amount=index)
 
 
 def place_face_down(draft: Draft, location: Location, card: str | None) -> None:
     """Put a turned-over card face down on top of a location (it has no color)."""
     take_revealed(draft, card)
     draft.put_top(location, Slot(card, face_down=True))
-    draft.note("place-down", target=location.value)
+    draft.note(ChangeKind.PLACE_DOWN, target=location.value)
 
 
 def place_on_top(draft: Draft, location: Location, card: str | None) -> None:
     """Place (not deploy) a turned-over card on top of a location."""
     take_revealed(draft, card)
     draft.put_top(location, Slot(card))
-    draft.note("place", card=card, target=location.value)
+    draft.note(ChangeKind.PLACE, card=card, target=location.value)
 
 
 def unbanish(draft: Draft, card: str) -> None:
@@ -659,13 +662,13 @@ def unbanish(draft: Draft, card: str) -> None:
 def banish_revealed(draft: Draft, card: str) -> None:
     take_revealed(draft, card)
     draft.banished.append(card)
-    draft.note("banish", card=card, source="deck")
+    draft.note(ChangeKind.BANISH, card=card, source="deck")
 
 
 def gain_revealed(draft: Draft, player: int, card: str | None) -> None:
     take_revealed(draft, card)
     draft.add_to_hand(player, card)
-    draft.note("gain", player=player, card=card, source="deck")
+    draft.note(ChangeKind.GAIN, player=player, card=card, source="deck")
 
 
 # --- the deployed card itself -----------------------------------------------------------
@@ -674,17 +677,17 @@ def gain_revealed(draft: Draft, player: int, card: str | None) -> None:
 def banish_self(draft: Draft, s: Step, then: Step | None = None) -> None:
     """Banish the deployed card wherever it now is (nothing if it has left the table);
     a physical step. Then push ``then``."""
-    leave(draft, s, "banish", find(draft, s.card), then)
+    leave(draft, s, Leave.BANISH, find(draft, s.card), then)
 
 
 def regain_self(draft: Draft, s: Step, then: Step | None = None) -> None:
     """Take the deployed card back into its player's hand (a physical step), then ``then``."""
-    leave(draft, s, "gain", find(draft, s.card), then)
+    leave(draft, s, Leave.GAIN, find(draft, s.card), then)
 
 
 def give_self(draft: Draft, s: Step, then: Step | None = None) -> None:
     """Hand the deployed card to the right-hand player (on top of Au Toma's hand)."""
-    leave(draft, s, "give", find(draft, s.card), then)
+    leave(draft, s, Leave.GIVE, find(draft, s.card), then)
 
 
 @step("ability-banish-self")
@@ -700,7 +703,8 @@ def _end_turn_step(draft: Draft, s: Step) -> None:
 def gainable(draft: Draft, slot: Slot) -> bool:
     """Loan Shark's borrower may not gain Loan Shark during the borrowed turn."""
     turn = draft.turn
-    return not (turn is not None and turn.kind == "out-of-order" and slot.card == "loan-shark")
+    return not (turn is not None and turn.kind is TurnKind.OUT_OF_ORDER
+                and slot.card == "loan-shark")
 
 
 def right_of(draft: Draft, player: int) -> int:

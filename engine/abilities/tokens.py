@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     DECLINE,
     asks_as_tracked,
@@ -17,11 +16,13 @@ from engine.abilities.primitives import (
     slot_is,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.board import FLEET_MAX, Bonus, Location
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import ROLLS, Choose, Event, Face, Roll
+from engine.state import ChangeKind
 from engine.steps import Step, answer, step
 
 PLACE = Choose("place")
@@ -410,7 +411,7 @@ def _auctioneer_roll(draft: Draft, then: Step) -> None:
 def _auctioneer_rolled(draft: Draft, s: Step, event: Event) -> None:
     assert isinstance(event, Roll)
     q = s.data[0]
-    draft.note("roll", player=q, card=event.face.value)
+    draft.note(ChangeKind.ROLL, player=q, card=event.face.value)
     bonus = _FACE_BONUS.get(event.face)
     if bonus is not None and _automa_can_take(draft, q, bonus):
         _auctioneer_share(draft, s, q, bonus)

@@ -8,7 +8,6 @@ of yours (Fleet, Helium, Influence, a hand card) to get something else.
 
 from __future__ import annotations
 
-from engine.abilities import deploy
 from engine.abilities.primitives import (
     COLOR,
     DECLINE,
@@ -32,10 +31,12 @@ from engine.abilities.primitives import (
     use_trade,
     with_data,
 )
+from engine.abilities.registry import deploy
 from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event
+from engine.state import ChangeKind, TurnKind
 from engine.steps import Step, answer, step
 
 TRADES = frozenset({"ceo", "sponsor", "stock-broker", "banker", "surgeon", "mickey-the-carver"})
@@ -212,7 +213,7 @@ def _mickey_found(draft: Draft, s: Step, event: Event) -> None:
     if card is not None:
         deck_bottom(draft)  # one card fewer in the deck: its order is unknown anyway
         draft.add_to_hand(s.player, card)
-        draft.note("gain", player=s.player, card=card, source="deck")
+        draft.note(ChangeKind.GAIN, player=s.player, card=card, source="deck")
 
 
 @step("mickey-bottom")
@@ -267,7 +268,7 @@ def _loan_shark_offer(draft: Draft, s: Step, event: Event) -> None:
     # The borrowed turn is not counted (engine.endgame) and may not gain Loan Shark
     # (engine.rules' gain step); then the lender's turn resumes as it was.
     saved = (draft.turn, draft.current, draft.final_turns)
-    draft.push(Step("turn", q, data=("out-of-order",)),
+    draft.push(Step("turn", q, data=(TurnKind.OUT_OF_ORDER,)),
                with_data(s, "loan-shark-resume", *saved))
 
 

@@ -27,6 +27,7 @@ from engine.tracking.follow import Follow
 from engine.tracking.question import LOCATION
 from engine.tracking.script import Layout, Moment, Oracle, Script, view_of_layout
 from engine.tracking.view import TableView, Unread
+from engine.wording import event_text
 
 Perceive = Callable[[Moment], "TableView | None"]
 Clock = Callable[[], float]
@@ -159,7 +160,7 @@ def _settle(follow: Follow, oracle: Oracle, report: Report, table: Layout | None
         try:
             follow.on_event(event)
         except IllegalActionError as exc:  # the tracked game went astray; report it
-            report.problems.append(f"the table's answer {event.describe()} was refused: {exc}")
+            report.problems.append(f"the table's answer {event_text(event)} was refused: {exc}")
             return
     report.problems.append(f"the table kept answering: {follow.game.state.fen()}")
 

@@ -132,7 +132,7 @@ def test_a_corrupted_deck_file_exits_2_naming_the_card(
         ({**EXAMPLE, "automa": {"helium": 3, "influence": 1, "fleet": 1, "sovereign": "no"}},
          "1", "automa.sovereign must be true or false"),
         ({"locations": EXAMPLE["locations"], "automa": EXAMPLE["automa"]}, "1",
-         '"priorities" must be a JSON object'),
+         "priorities must be a JSON object, not missing"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(state: Any, card: str, message: str, tmp_path: Path,

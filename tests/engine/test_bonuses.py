@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.bonuses import CLAUSES, Facts, Hand, clause_points
+from engine.bonuses import CLAUSES, Facts, ScoredHand, clause_points
 from engine.cards import CARDS, Color
 from engine.rulings import Rulings
 
@@ -30,7 +30,7 @@ def case(*others: str, extra: Mapping[str, Color] | None = None,
 
 def points(card: str, k: int, spec: dict[str, Any], rulings: Rulings | None = None) -> int:
     """The points of clause ``k`` of ``card`` (first in hand) under ``spec``."""
-    hand = Hand.of((card, *spec["others"]), Facts(**spec["facts"]), rulings,
+    hand = ScoredHand.of((card, *spec["others"]), Facts(**spec["facts"]), rulings,
                    extra=spec["extra"], renamed=spec["renamed"])
     return CLAUSES[card][k].points(hand, 0)
 
@@ -262,7 +262,7 @@ def test_a_gray_with_an_extra_color_counts_as_both() -> None:
 
 
 def test_clause_points_sums_a_cards_clauses() -> None:
-    hand = Hand.of(("victra", "the-howlers", "sevro"))
+    hand = ScoredHand.of(("victra", "the-howlers", "sevro"))
     assert clause_points(hand, 0) == 20
 
 

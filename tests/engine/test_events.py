@@ -34,6 +34,7 @@ from engine.events import (
     to_dict,
 )
 from engine.setup import new_game
+from engine.wording import event_text
 
 SAMPLES = [
     new_game(["A", "B"], random.Random(1)),
@@ -71,7 +72,7 @@ def test_malformed_events_are_refused(data: dict[str, object]) -> None:
         from_dict(data)
 
 
-def test_describe_is_short_and_readable() -> None:
+def test_an_event_in_words_is_short_and_readable() -> None:
     # The narration's words, with the card's printed name (never its id).
-    assert Lead("darrow", Location.MARS).describe() == "Deploy Darrow to Mars"
-    assert Scout().describe() == "Scout: turn over the deck's top card"
+    assert event_text(Lead("darrow", Location.MARS)) == "Deploy Darrow to Mars"
+    assert event_text(Scout()) == "Scout: turn over the deck's top card"

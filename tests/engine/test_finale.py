@@ -161,7 +161,7 @@ def test_hacker_scores_the_top_card_of_a_known_deck() -> None:
     after, log = resolve_all(table)
     assert after.seats[0].extra_points == 40
     assert after.deck == ("quicksilver", "eo")
-    assert log[0].describe() == "Hacker: reveal the top card of the deck (Quicksilver)"
+    assert log[0].text() == "Hacker: reveal the top card of the deck (Quicksilver)"
 
 
 def test_hacker_with_an_unknown_deck_waits_for_the_revealed_card() -> None:

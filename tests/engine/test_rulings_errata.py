@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import finale
-from engine.bonuses import CLAUSES, Facts, Hand, clause_points
+from engine.bonuses import CLAUSES, Facts, ScoredHand, clause_points
 from engine.cards import CARDS, Color
 from engine.rulings import Rulings, setting_names
 from engine.scoring import influence_points, score
@@ -16,7 +16,7 @@ from engine.table import Choice, Seat, StackCard, Table
 def bonus(*ids: str, rulings: Rulings | None = None, extra: dict[str, Color] | None = None,
           renamed: dict[str, str] | None = None, **facts: Any) -> int:
     """The first card's bonus points in a hand of ``ids``."""
-    return clause_points(Hand.of(ids, Facts(**facts), rulings, extra=extra,
+    return clause_points(ScoredHand.of(ids, Facts(**facts), rulings, extra=extra,
                                  renamed=renamed), 0)
 
 
@@ -174,11 +174,11 @@ def test_ruling_3_artisan_chef_per_clause_and_not_sefi() -> None:
     hand = ("antonia", "artisan-chef", "nero", "sevro", "sefi")
     facts = Facts(sovereign=True)
     chef = 1
-    h = Hand.of(hand, facts)
+    h = ScoredHand.of(hand, facts)
     assert CLAUSES["artisan-chef"][1].points(h, chef) == 10  # Antonia's −10 only
-    net = Hand.of(hand, facts, Rulings(artisan_chef_per_clause=False))
+    net = ScoredHand.of(hand, facts, Rulings(artisan_chef_per_clause=False))
     assert CLAUSES["artisan-chef"][1].points(net, chef) == 0  # Antonia nets +5
-    sefi = Hand.of(hand, facts, Rulings(artisan_chef_covers_sefi=True))
+    sefi = ScoredHand.of(hand, facts, Rulings(artisan_chef_covers_sefi=True))
     assert CLAUSES["artisan-chef"][1].points(sefi, chef) == 10 + 15  # and Sefi's 3 Golds
 
 
@@ -242,7 +242,7 @@ def test_the_output_names_the_setting_that_decided_a_score() -> None:
     p = score(Table(seats=(Seat("A", ("matteo",)),))).players[0]
     assert [(n.setting, n.value, n.difference) for n in p.rulings] == [
         ("with_means_other_cards", True, -17)]
-    assert "with_means_other_cards=True" in p.rulings[0].describe()
+    assert "with_means_other_cards=True" in p.rulings[0].text()
 
 
 def test_declared_choice_is_kept_under_every_ruling() -> None:

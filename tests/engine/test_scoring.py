@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.bonuses import CLAUSES, Facts, Hand
+from engine.bonuses import CLAUSES, Facts, ScoredHand
 from engine.cards import ALL_IDS, CARDS, Color
 from engine.rulings import Rulings
 from engine.scoring import (
     FLEET_POINTS,
-    Step,
+    ScoreStep,
     best_hand,
     influence_points,
     score,
@@ -52,7 +52,7 @@ def test_rulebook_janitor_example() -> None:
     # "5 for each Green, Yellow and Blue": 2 Green, 0 Yellow, 1 Blue → 15.
     seat = Seat("A", ("janitor", "dataport-specialist", "hacker", "pelus"))
     bonus = score(table_of(seat)).players[0].rows[2]
-    assert bonus.step is Step.CARDS_BONUS
+    assert bonus.step is ScoreStep.CARDS_BONUS
     assert "Janitor: +15" in bonus.lines[0]
 
 
@@ -294,7 +294,7 @@ SHAPES = [(1, 0), (0, 1), (1, 1), (0, 2), (2, 0), (0, 3), (1, 2), (1, 1)]
 
 def _bonus(ids: tuple[str, ...], facts: Facts, rulings: Rulings,
            extra: dict[str, Color], renamed: dict[str, str]) -> int:
-    hand = Hand.of(ids, facts, rulings, extra=extra, renamed=renamed)
+    hand = ScoredHand.of(ids, facts, rulings, extra=extra, renamed=renamed)
     return sum(cl.points(hand, j) for j, c in enumerate(ids) for cl in CLAUSES[c])
 
 
@@ -369,7 +369,7 @@ def test_search_metadata_matches_what_each_clause_reads(card: str, seed: int) ->
             continue
         others = rng.sample([c for c in ALL_IDS if c not in (cid, card)], 3)
         ids = (cid, card, *others)
-        base_hand = Hand.of(ids)
+        base_hand = ScoredHand.of(ids)
         for cl in clauses:
             base = cl.points(base_hand, 0)
             if card in ORANGES:
@@ -383,7 +383,7 @@ def _check_names(cl: object, ids: tuple[str, ...], card: str, base: int) -> None
 
     assert isinstance(cl, Clause)
     for name in ALL_IDS:
-        got = cl.points(Hand.of(ids, renamed={card: name}), 0)
+        got = cl.points(ScoredHand.of(ids, renamed={card: name}), 0)
         read = cl.names_up | cl.names_down
         if not cl.letters and name not in read and card not in read:
             assert got == base, (cl.card, name)
@@ -396,7 +396,7 @@ def _check_colors(cl: object, ids: tuple[str, ...], card: str, base: int) -> Non
 
     assert isinstance(cl, Clause)
     for color in EXTRAS:
-        got = cl.points(Hand.of(ids, extra={card: color}), 0)
+        got = cl.points(ScoredHand.of(ids, extra={card: color}), 0)
         if not cl.all_colors and color not in cl.colors_up | cl.colors_down:
             assert got == base, (cl.card, color)
         elif not cl.any_color and not cl.offsets and color not in cl.colors_up:
@@ -431,8 +431,8 @@ def test_the_scorepad_explains_each_token_row_and_au_tomas_rows() -> None:
                       ("excess_cards", 0, ())]
     assert her[4] == ("excess_cards", 0, ("Au Toma has no excess-card penalty",))
     core, bonus = sheet.players[2].rows[1:3]
-    assert (core.step, core.points, core.lines) == (Step.CARDS_CORE, 70, ("Au Toma's base",))
-    assert (bonus.step, bonus.points, bonus.lines) == (Step.CARDS_BONUS, 105, (
+    assert (core.step, core.points, core.lines) == (ScoreStep.CARDS_CORE, 70, ("Au Toma's base",))
+    assert (bonus.step, bonus.points, bonus.lines) == (ScoreStep.CARDS_BONUS, 105, (
         "15 matching (odd) × 6, 5 non-matching × 3", "hand cut from 23 to 20 cards first"))
 
 

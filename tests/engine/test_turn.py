@@ -21,6 +21,7 @@ from engine.events import (
 )
 from engine.game import Game
 from engine.setup import tracked_game
+from engine.wording import event_text
 
 HANDS = [["darrow", "sevro", "eo"], ["nero", "lorn"]]
 STACKS = [["pelus"], ["virga"], ["orion"], ["the-pax"]]
@@ -97,7 +98,7 @@ def test_refusals_name_the_rule_in_one_line() -> None:
     with pytest.raises(IllegalActionError) as idle:
         Game().play(Scout())
     assert (str(idle.value), idle.value.rule) == (
-        f"{Scout().describe()}: nothing is being asked [no-decision]", "no-decision")
+        f"{event_text(Scout())}: nothing is being asked [no-decision]", "no-decision")
     game = position(HANDS, STACKS)
     game.play(Lead("eo", M))
     game.play(GainFrom(J))  # P2's turn now: P1 holds Darrow

@@ -138,7 +138,7 @@ def test_a_device_notice_does_not_make_the_page_stale(table: Table, service: Ser
     ({"index": 0}, 400, "missing field 'seq'"),
     ({"index": True, "seq": 1}, 400, "whole number"),
     ({"index": "1", "seq": 1}, 400, "whole number"),
-    ({"index": -1, "seq": 1}, 400, "between"),
+    ({"index": -1, "seq": 1}, 400, "0 to 10000, not -1"),
     ({"index": 0, "seq": 1, "colour": "red"}, 400, "unknown field 'colour'"),
     ({"index": 0, "seq": 1, "card": "not-a-card"}, 400, "unknown card id"),
     ({"index": 999, "seq": None}, 400, "whole number"),

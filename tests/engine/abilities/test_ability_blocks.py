@@ -18,7 +18,7 @@ from abilities_support import (
     values,
 )
 
-from engine.abilities.blocks import BLOCKS, SOVEREIGN
+from engine.abilities.blocks import BLOCKS, Threat
 from engine.cards import CARDS
 from engine.decisions import Kind
 from engine.events import Block, Choose, Decline
@@ -28,7 +28,7 @@ def test_every_block_card_has_a_block_function_with_its_summary() -> None:
     assert set(BLOCKS) == {c for c, card in CARDS.items() if card.is_block}
     for card, stops in BLOCKS.items():
         assert stops.__doc__ and stops.__doc__.strip()
-        assert stops(SOVEREIGN) is (card in ("justice", "martyr"))
+        assert stops(Threat.SOVEREIGN) is (card in ("justice", "martyr"))
 
 
 def test_judge_blocks_a_steal_and_stays_in_hand() -> None:
