@@ -1,0 +1,90 @@
+"""Dependencies flow one way: engine ← vision ← device and engine ← web ← device.
+
+Every import in the four packages is read with ``ast`` (at module level and inside
+functions alike) and checked against the layer its module belongs to. ``KNOWN`` lists
+the imports that still go the wrong way, each with the branch that removes it: it may
+only shrink, and an entry that no longer matches anything fails too, so that it is
+struck off when its branch lands.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# What each package may import from the project (the standard library and third-party
+# packages are always allowed; engine/'s purity is checked by its own tests).
+ALLOWED = {
+    "engine": {"engine"},
+    "vision": {"engine", "vision"},
+    "web": {"engine", "web"},
+    "device": {"engine", "vision", "web", "device"},
+}
+
+# (importing file, imported module) -> the branch that removes the import.
+KNOWN: dict[tuple[str, str], str] = {
+    # The tracker's location question moves to engine/tracking with track21.
+    ("web/api.py", "device.tracker"): "track21",
+    # web declares the service it needs as a Protocol (layers21, next commit).
+    ("web/__init__.py", "device.config"): "layers21",
+    ("web/__init__.py", "device.service"): "layers21",
+    ("web/api.py", "device.controls"): "layers21",
+    ("web/api.py", "device.service"): "layers21",
+    ("web/document.py", "device.service"): "layers21",
+    ("web/events.py", "device.service"): "layers21",
+}
+
+
+def imports(source: str, package: str) -> Iterator[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``source``, at any depth."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            yield node.lineno, _absolute(node, package)
+
+
+def _absolute(node: ast.ImportFrom, package: str) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    base = parts[: len(parts) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def wrong_way() -> list[tuple[str, int, str]]:
+    """(file, line, module) of every import that leaves its layer."""
+    found = []
+    for layer, allowed in ALLOWED.items():
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            package = ".".join(path.relative_to(ROOT).parts[:-1])
+            for line, module in imports(path.read_text(encoding="utf-8"), package):
+                top = module.split(".")[0]
+                if top in ALLOWED and top not in allowed:
+                    found.append((name, line, module))
+    return found
+
+
+def test_imports_flow_one_way() -> None:
+    bad = [f"{name}:{line} imports {module} ({name.split('/')[0]} may import only "
+           f"{', '.join(sorted(ALLOWED[name.split('/')[0]]))})"
+           for name, line, module in wrong_way() if (name, module) not in KNOWN]
+    assert not bad, "\n".join(bad)
+
+
+def test_every_known_offender_still_exists() -> None:
+    seen = {(name, module) for name, _, module in wrong_way()}
+    gone = [f"{name} -> {module} (fixed: strike it off KNOWN; was {branch})"
+            for (name, module), branch in KNOWN.items() if (name, module) not in seen]
+    assert not gone, "\n".join(gone)
+
+
+def test_the_walk_sees_function_level_and_relative_imports() -> None:
+    source = "import os\nfrom .b import c\nfrom .. import d\n\ndef f():\n    from device import x\n"
+    found = [module for _, module in imports(source, "web.sub")]
+    assert found == ["os", "web.sub.b", "web", "device"]
