@@ -28,13 +28,6 @@ ALLOWED = {
 KNOWN: dict[tuple[str, str], str] = {
     # The tracker's location question moves to engine/tracking with track21.
     ("web/api.py", "device.tracker"): "track21",
-    # web declares the service it needs as a Protocol (layers21, next commit).
-    ("web/__init__.py", "device.config"): "layers21",
-    ("web/__init__.py", "device.service"): "layers21",
-    ("web/api.py", "device.controls"): "layers21",
-    ("web/api.py", "device.service"): "layers21",
-    ("web/document.py", "device.service"): "layers21",
-    ("web/events.py", "device.service"): "layers21",
 }
 
 

@@ -1,8 +1,7 @@
 """The phone page: a Flask app factory, a JSON API, live updates by Server-Sent Events.
 
->>> app = create_app({"TESTING": True, "TABLE_PIN": "2468"})
->>> app.config["TABLE_PIN"], app.testing
-('2468', True)
+The app talks to the running companion through :class:`web.service.Service` (the
+device passes its own in) and takes its settings as plain values in ``config``.
 """
 
 from __future__ import annotations
@@ -15,12 +14,11 @@ from typing import Any
 
 from flask import Flask, Response
 
-from device.config import defaults as device_defaults
-from device.service import Service
 from web import api, auth, errors, events, pages
 from web.auth import Limiter
 from web.document import Documents
 from web.server import Server, serve
+from web.service import Service
 
 __all__ = ["DEFAULTS", "Server", "create_app", "serve"]
 
@@ -31,8 +29,9 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_WINDOW": 60.0,  # …within this many seconds
     "CLOCK": None,  # the rate limiter's clock (tests pass a fake one)
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
-    # open event streams, each holding a server thread: the device's [web] max_clients
-    "SSE_MAX_CLIENTS": device_defaults()["web"]["max_clients"],
+    # open event streams, each holding a server thread (the device passes its [web]
+    # max_clients; tests/web/test_auth.py checks the two defaults agree)
+    "SSE_MAX_CLIENTS": 40,
     "CONNECTION_LIMIT": 1000,  # open connections waitress accepts (web.server)
     "REQUEST_TIMEOUT": 5.0,  # seconds a connection has to send a whole request
     "IDLE_TIMEOUT": 30.0,  # seconds an idle keep-alive connection is kept
@@ -68,17 +67,13 @@ class Web:
     command_lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def create_app(config: dict[str, Any] | None = None, *, service: Service | None = None
-               ) -> Flask:
-    """Build the app: defaults, then ``config``; the service (a started one if None)."""
+def create_app(config: dict[str, Any] | None = None, *, service: Service) -> Flask:
+    """Build the app: defaults, then ``config``, around the running ``service``."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
     if config:
         app.config.from_mapping(config)
     _check_pin(app)
-    if service is None:
-        service = Service()
-        service.start()
     app.extensions["companion"] = service
     app.extensions["companion_web"] = _parts(app, service)
     for blueprint in (pages.bp, api.bp, auth.bp, events.bp):
