@@ -28,14 +28,14 @@ from typing import Any, TextIO
 import numpy as np
 
 from device import config as settings
-from device.capture import CaptureLoop, VisionPipeline
 from device.config import Config
 from device.controls import KEYS, LABELS
 from device.hands import HandReader
+from device.hardware.capture import CaptureLoop, VisionPipeline
+from device.hardware.watchdog import Notifier, Watchdog, watchdog_interval
 from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, Recovery, open_journal
 from device.service import CameraChanges, HandSeen, Notice, Press, Service
-from device.watchdog import Notifier, Watchdog, watchdog_interval
 from engine.endgame import hand_wanted
 
 log = logging.getLogger("companion")
@@ -161,7 +161,7 @@ class Appliance:
     def _start_voice(self) -> None:
         if not self.config.voice.enabled:
             return
-        from device.voice import Announcer, Voice
+        from device.hardware.voice import Announcer, Voice
 
         voice = Voice(self.config.voice.command, on_error=self._notice("voice"))
         if not voice.enabled:
@@ -177,7 +177,7 @@ class Appliance:
     def _start_led(self) -> None:
         if self.demo or not self.config.led.enabled:
             return
-        from device.led import StatusLED, StatusLight
+        from device.hardware.led import StatusLED, StatusLight
 
         try:
             led = StatusLED(self.config.led.pin, pin_factory=self.pin_factory)
@@ -282,8 +282,8 @@ class Appliance:
             self._start_buttons()
 
     def _start_buttons(self) -> None:
-        from device.buttons import Buttons, GPIOError
         from device.controls import BUTTONS
+        from device.hardware.buttons import Buttons, GPIOError
 
         b = self.config.buttons
         try:
@@ -299,7 +299,7 @@ class Appliance:
         fd = self.keyboard_fd
         if fd is None or not os.isatty(fd):
             return
-        from device.keyboard import Keyboard
+        from device.hardware.keyboard import Keyboard
 
         keyboard = Keyboard(fd, lambda button: self.press(button, "keyboard"), self.request_stop)
         keyboard.start()
@@ -412,7 +412,7 @@ def manual_calibration(corners: list[list[float]]) -> Any:
 
 def _open_camera(camera: Any, layout: Any) -> Any:
     """Open the camera on the capture thread (OpenCV's import alone takes a while)."""
-    from device.camera import open_camera
+    from device.hardware.camera import open_camera
 
     return open_camera(camera, layout)
 

@@ -83,7 +83,7 @@ def _video_devices() -> str:
 
 
 def _opencv(device: str) -> Check:
-    from device.camera import parse_device
+    from device.hardware.camera import parse_device
 
     target = parse_device(device)
     if isinstance(target, int):

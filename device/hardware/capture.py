@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from device.camera import Camera, CameraError
+from device.hardware.camera import Camera, CameraError
 from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from engine.board import Location
 
@@ -154,7 +154,7 @@ class CaptureLoop:
                 log.debug("closing the camera failed", exc_info=True)
 
 
-STACK_PAST_VIEW = "stack-past-view"  # the notice's kind (spoken by device.voice)
+STACK_PAST_VIEW = "stack-past-view"  # the notice's kind (spoken by device.hardware.voice)
 
 
 def past_view_message(location: str) -> str:

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from device.capture import STACK_PAST_VIEW
+from device.hardware.capture import STACK_PAST_VIEW
 from device.reference import CALIBRATE
 from device.service import Update
 from device.tracking import LOCATION_QUESTION
@@ -73,7 +73,7 @@ class StatusLED:
     def __init__(self, pin: int, *, pin_factory: Any = None) -> None:
         from gpiozero import LED
 
-        from device.buttons import quiet_fallbacks
+        from device.hardware.buttons import quiet_fallbacks
 
         with quiet_fallbacks():
             self.led = LED(pin, pin_factory=pin_factory)
