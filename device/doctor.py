@@ -14,6 +14,7 @@ import shutil
 import socket
 import sqlite3
 import subprocess
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 from device import config as settings
 from device.config import Config
+from device.hardware.camera import parse_device
 from device.journal import (
     RECOVERY_COLUMNS,
     describe_holder,
@@ -31,6 +33,8 @@ from device.journal import (
     read_only,
 )
 from device.recovery import kept_aside
+from device.reference import describe, reference_path
+from vision.classifier import default_model_path
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 MIN_FREE_MB = 200
@@ -83,8 +87,6 @@ def _video_devices() -> str:
 
 
 def _opencv(device: str) -> Check:
-    from device.hardware.camera import parse_device
-
     target = parse_device(device)
     if isinstance(target, int):
         path = f"/dev/video{target}"
@@ -148,8 +150,6 @@ def check_model(config: Config) -> Check:
 def _model_path(config: Config) -> Path:
     if config.vision.model:
         return Path(config.vision.model)
-    from vision.classifier import default_model_path
-
     return default_model_path()
 
 
@@ -183,8 +183,6 @@ def check_port(config: Config) -> Check:
 
 
 def _is_companion(port: int) -> bool:
-    import urllib.request
-
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as reply:
             return "companion" in reply.headers.get("Server", "")
@@ -209,8 +207,6 @@ def check_disk(config: Config) -> Check:
 
 def check_table(config: Config) -> Check:
     """The picture of the bare table (the calibration step) is kept."""
-    from device.reference import describe, reference_path
-
     path = reference_path(settings.journal_path(config))
     if path.exists():
         return Check("table", OK, f"bare table kept: {describe(path)}")

@@ -17,6 +17,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from PIL import Image, UnidentifiedImageError
+
 MAX_TEXT = 1 << 20  # a game, state, deck or settings file is a few kilobytes
 MAX_DEPTH = 32  # the deepest contract (a score file) nests 5 levels
 MAX_DIGITS = 15  # no count, level or coordinate needs more
@@ -174,7 +176,7 @@ def read_image(path: str | Path, what: str = "image") -> Any:
 
 def decode_image(path: str | Path, what: str = "image") -> Any:
     """OpenCV's reading of an image :func:`check_image` passed (its logging silenced)."""
-    import cv2
+    import cv2  # +0.11 s per start (import_costs.py)
 
     previous = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
@@ -190,8 +192,6 @@ def decode_image(path: str | Path, what: str = "image") -> Any:
 
 def check_image(path: str | Path, what: str = "image") -> None:
     """Raise :class:`InputError` unless the file is a whole image of sensible size."""
-    from PIL import Image, UnidentifiedImageError
-
     data = read_bytes(path, what, MAX_IMAGE_BYTES)
     name = f"{what} {show(path)}"
     if not data:

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, current_app
 
 from device.tracker import LOCATION, MAX_TOLD_DEPTH, location_answer
 from engine.board import Location
+from engine.cards import ALL_IDS
 from engine.events import Event
 from web import validate, view
 from web.auth import require_table
@@ -268,6 +269,4 @@ def _call(command: Command) -> Update:
 
 def cards_payload() -> dict[str, object]:
     """The card list served by ``GET /api/cards``."""
-    from engine.cards import ALL_IDS
-
     return {"cards": [view.card_view(cid) for cid in ALL_IDS]}

@@ -28,13 +28,11 @@ import argparse
 import json
 import os
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from device.cli import UsageError
 from device.inputs import brief, clip, parse_json, read_json, read_text, show
-
-if TYPE_CHECKING:
-    from engine.automa_state import AutomaCard
+from engine.automa_state import COLUMNS, AutomaCard, parse_deck, to_rows
 
 DECK_HELP = "her deck file (default: $COMPANION_AUTOMA_DECK, else the shipped deck)"
 
@@ -66,8 +64,7 @@ def load_deck(path: str | None = None) -> tuple[AutomaCard, ...]:
 
     :raises UsageError: for a file that cannot be read; AutomaDeckError for a bad one.
     """
-    from engine.automa import DECK_ENV, default_deck
-    from engine.automa_state import parse_deck
+    from engine.automa import DECK_ENV, default_deck  # +0.10 s per start (import_costs.py)
 
     path = path or os.environ.get(DECK_ENV) or None
     if path is None:
@@ -87,7 +84,7 @@ def _card_number(text: str) -> int:
 
 
 def resolve(args: argparse.Namespace) -> int:
-    from engine.automa import AUTOMA_NAME, Situation, describe, outcome
+    from engine.automa import AUTOMA_NAME, Situation, describe, outcome  # +0.10 s (import_costs.py)
 
     card = _card_number(args.card)
     deck = load_deck(args.deck)
@@ -107,8 +104,6 @@ def resolve(args: argparse.Namespace) -> int:
 
 
 def show_deck(args: argparse.Namespace) -> int:
-    from engine.automa_state import COLUMNS, to_rows
-
     rows = to_rows(load_deck(args.deck))
     if args.json:
         print(json.dumps({"columns": list(COLUMNS), "cards": rows}))

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from device.cli import UsageError
 from device.inputs import check_image, clip, decode_image, read_bytes, show
+from engine.cards import CARDS
 
 MAX_MODEL_BYTES = 256 << 20  # the shipped model is 1.5 MB
 
@@ -57,7 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def load_classifier(path: Path | None):  # type: ignore[no-untyped-def]
     """The classifier at ``path`` (default: the installed one); a bad file is one line."""
-    from vision.classifier import CardClassifier, ModelError
+    from vision.classifier import CardClassifier, ModelError  # +0.17 s per start (import_costs.py)
 
     if path is not None:
         read_bytes(path, "model", MAX_MODEL_BYTES)  # a folder, a device, a huge file
@@ -69,7 +70,7 @@ def load_classifier(path: Path | None):  # type: ignore[no-untyped-def]
 
 def _cut(image, size: int, path: Path):  # type: ignore[no-untyped-def]
     """The card in ``image`` (read from ``path``), cut out and straightened to ``size``."""
-    from vision.locate import card_image
+    from vision.locate import card_image  # +0.13 s per start (import_costs.py)
 
     try:
         return card_image(image, size)
@@ -88,7 +89,7 @@ def _out_path(out: Path) -> None:
 
 
 def _collect(folder: Path) -> dict[str, list[Path]]:
-    from vision.enroll import collect_images
+    from vision.enroll import collect_images  # +0.26 s per start (import_costs.py)
 
     try:
         found = collect_images(folder)
@@ -102,8 +103,7 @@ def _collect(folder: Path) -> dict[str, list[Path]]:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
-    from engine.cards import CARDS
-    from vision.enroll import BACK_NAMES, enroll, save
+    from vision.enroll import BACK_NAMES, enroll, save  # +0.26 s per start (import_costs.py)
     from vision.keypoints import REF_SIZE
 
     _out_path(args.out)
@@ -125,7 +125,7 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 
 def run_identify(args: argparse.Namespace) -> int:
-    from vision.photo import identify_photo
+    from vision.photo import identify_photo  # +0.17 s per start (import_costs.py)
 
     paths = [Path(p) for p in args.images]
     for path in paths:  # every image whole before anything is printed
