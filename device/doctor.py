@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import onnxruntime
+
 from device import config as settings
 from device.config import Config
 from device.hardware.camera import parse_device
@@ -138,8 +140,6 @@ def check_model(config: Config) -> Check:
         return Check("model", FAIL, f"{path.name} has no labels file {labels.name} beside it",
                      "copy the .labels.txt that came with the model next to it")
     try:
-        import onnxruntime
-
         onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     except Exception as exc:
         return Check("model", FAIL, f"{path} does not load: {exc}",

@@ -22,13 +22,17 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 
 from vision import verify
+from vision.locate import warp_card
+from vision.synth.crops import capture, null_crops
 
 MODEL_NAME = "card_embedder_2026nov"
 FACE_DOWN = "face_down"
 BACK_GRID = (16, 22)  # (W, H) of the pixel comparison with the card back
 PIXEL_DIM = BACK_GRID[0] * BACK_GRID[1] * 3
+BAR_CAPTURES = 60  # simulated captures of a card back that set its score bar
 SHORTLIST = 6  # the likeliest cards an unsure answer hands to the second look
 
 
@@ -154,8 +158,6 @@ class CardClassifier:
     """An ONNX card classifier; ``identify`` runs all crops of a frame in one call."""
 
     def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
-        import onnxruntime as ort
-
         self.path = Path(model_path) if model_path else default_model_path()
         if not self.path.is_file():
             raise ModelError(f"model file not found: {self.path}")
@@ -262,8 +264,6 @@ class CardClassifier:
     ) -> list[Identification]:
         """The cards outlined by ``quads_px`` (TL, TR, BR, BL, pixels) in ``frame``: the
         embedder on their canonical crops, then a second look at those it is unsure of."""
-        from vision.locate import warp_card
-
         crops = [warp_card(frame, q, self.input_size) for q in quads_px]
         found = self.identify(crops)
         return [self.second_look(frame, q, i) for q, i in zip(quads_px, found, strict=True)]
@@ -325,9 +325,6 @@ def _learn_back(classifier: CardClassifier, crop: np.ndarray) -> LearntBack:
     captures clear the score bar (as enrolment sets it for a ``back.jpg``), and the pixel
     likeness bar lies above every simulated bare table, other game's card and object, so
     a back learnt in the middle of a game never turns those into face-down cards."""
-    from vision.enroll import BAR_CAPTURES, null_crops
-    from vision.synth.crops import capture
-
     rng = random.Random(11)
     shots = [crop] + [capture(crop, rng) for _ in range(BAR_CAPTURES)]
     emb = classifier.run(shots, ("embedding",))["embedding"]

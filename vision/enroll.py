@@ -27,6 +27,7 @@ from onnx import TensorProto, helper, numpy_helper
 from engine.cards import ALL_IDS
 from vision import verify
 from vision.classifier import (
+    BAR_CAPTURES,
     FACE_DOWN,
     PIXEL_DIM,
     SHORTLIST,
@@ -38,20 +39,18 @@ from vision.classifier import (
 )
 from vision.keypoints import REF_SIZE
 from vision.locate import warp_card
-from vision.synth.crops import NEGATIVE_KINDS, capture_patch
-from vision.thresholds import NEGATIVE
+from vision.synth.crops import NEGATIVE_KINDS, capture, capture_patch, null_crops
+from vision.thresholds import NEGATIVE, choose_thresholds, likeness_bar, scene_crops
 
 HEAD = "head/"
 VIEWS = 8  # simulated captures per enrolment image, each kept as a prototype
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 BACK_NAMES = ("back", FACE_DOWN, "face-down")
-NULL_KINDS = ("table", "foreign", "object")
 PIXEL_WEIGHT = 0.35  # share of pixel likeness in an enrolled head's similarities
 # Generated scenes whose locator crops help set an enrolled head's bar. Hands over cards
 # are a few percent of the crops: with 60 scenes the fitted margin (0.08) let a
 # hand-covered card of the unseen style read as a hub card (sevro, margin 0.089).
 ENROL_SCENES = 120
-BAR_CAPTURES = 60  # simulated captures of a card back that set its score bar
 VERIFY_CAPTURES = 3  # simulated captures per enrolled card that set the second look's bars
 VERIFY_SAFETY = 1.25  # the inlier bar over the most any wrong card got in those
 TEMPLATE_SAFETY = 0.03  # added to the template bars fitted on those
@@ -390,8 +389,6 @@ def _under(images: Mapping[str, np.ndarray], labels: Sequence[str], rng: random.
 def _template_bars(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     """The loosest template (score, lead) naming no left-out card and no negative, then
     raised by :data:`TEMPLATE_SAFETY` (a sample's worst case is not the world's)."""
-    from vision.thresholds import choose_thresholds
-
     own = np.flatnonzero(truth >= 0)
     left_out = scores[own].copy()
     left_out[np.arange(own.size), truth[own]] = -1.0
@@ -415,22 +412,11 @@ def _inlier_bar(judge: verify.SecondLook, shots: list, likes: np.ndarray) -> int
     return max(MIN_VERIFY_BAR, math.ceil(VERIFY_SAFETY * worst) + 1)
 
 
-def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
-    """Simulated crops of bare table, other games' cards and objects: where the embedder
-    puts everything that is no card of its own (the head's null prototypes)."""
-    from vision.synth.crops import capture
-
-    rng = random.Random(seed)
-    return [capture(None, rng, kind) for kind in NULL_KINDS for _ in range(per_kind)]
-
-
 def back_bar(
     base: CardClassifier, back_crops: Sequence[np.ndarray], back: np.ndarray, a: float
 ) -> float:
     """The card-back score bar: met by nine in ten simulated captures of the back (the
     pixel check, not this bar, keeps other games' cards out)."""
-    from vision.synth.crops import capture
-
     rng = random.Random(11)
     shots = [capture(back_crops[k % len(back_crops)], rng) for k in range(BAR_CAPTURES)]
     unit = back / (np.linalg.norm(back, axis=1, keepdims=True) + 1e-8)
@@ -441,9 +427,6 @@ def back_bar(
 def back_check(back_crops: Sequence[np.ndarray], seed: int = 3) -> dict[str, str]:
     """Metadata for the pixel check of face-down cards: the first back image's template
     and the likeness bar between simulated captures of the backs and non-card crops."""
-    from vision.synth.crops import capture
-    from vision.thresholds import likeness_bar
-
     template = back_features([back_crops[0]])[0]
     rng = random.Random(seed)
     backs = [capture(c, rng) for c in back_crops for _ in range(max(1, 120 // len(back_crops)))]
@@ -454,8 +437,6 @@ def back_check(back_crops: Sequence[np.ndarray], seed: int = 3) -> dict[str, str
 
 def with_views(crops: Sequence[np.ndarray], views: int, seed: int = 0) -> list[np.ndarray]:
     """The crops plus ``views`` simulated captures of each (seeded: enrolment repeats)."""
-    from vision.synth.crops import capture
-
     rng = random.Random(seed)
     return [*crops, *(capture(c, rng) for c in crops for _ in range(views))]
 
@@ -475,9 +456,6 @@ def fit_thresholds(
     captures and laid in generated table scenes (cut out by the locator, hands and
     objects included) must be named right, and nothing may be named wrong more often
     than the base model allows. Seeded, so enrolment is repeatable."""
-    from vision.synth.crops import NEGATIVE_KINDS, capture
-    from vision.thresholds import NEGATIVE, choose_thresholds, scene_crops
-
     rng = random.Random(seed)
     shots, truth = [], []
     for label, images in enumerate(crops):

@@ -14,12 +14,14 @@ camera must not have to read.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image
 
 from vision.calibrate import MARKER_IDS, MARKER_MM, PLAY_H_MM, PLAY_W_MM
 
@@ -235,9 +237,6 @@ def write(path: Path, paper: str = "a4") -> Path:
 
     :raises ValueError: for another suffix or paper size.
     """
-    import io
-
-    from PIL import Image
 
     suffix = path.suffix.lower()
     if suffix not in (".pdf", ".png"):

@@ -7,6 +7,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from engine.board import Location
+from vision.locate import View, locate, warp_card
+from vision.synth.scene import FOREIGN, SceneOptions, render
+
 NEGATIVE = -1  # truth label of a crop that shows no enrolled card
 
 
@@ -67,10 +71,6 @@ def scene_crops(
     truth: the label's index for a card (also under a hand: naming it is right), or
     NEGATIVE for another game's card or an object. Thresholds fitted on these see the
     crops the scanner really makes, locator errors included."""
-    from engine.board import Location
-    from vision.locate import View, locate, warp_card
-    from vision.synth.scene import FOREIGN, SceneOptions, render
-
     labels = list(faces)
     crops, truth = [], []
     for i in range(scenes):

@@ -219,3 +219,13 @@ def _askew(
     return out, cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float32), m).reshape(
         -1, 2
     )
+
+
+NULL_KINDS = ("table", "foreign", "object")
+
+
+def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
+    """Simulated crops of bare table, other games' cards and objects: where the embedder
+    puts everything that is no card of its own (the head's null prototypes)."""
+    rng = random.Random(seed)
+    return [capture(None, rng, kind) for kind in NULL_KINDS for _ in range(per_kind)]
