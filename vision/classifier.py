@@ -25,7 +25,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision import verify
-from vision.locate import warp_card
+from vision.crop import warp_card
 from vision.synth.crops import capture, null_crops
 
 MODEL_NAME = "card_embedder_2026nov"

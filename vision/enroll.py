@@ -37,8 +37,8 @@ from vision.classifier import (
     encode_template,
     labels_path,
 )
+from vision.crop import warp_card
 from vision.keypoints import REF_SIZE
-from vision.locate import warp_card
 from vision.synth.crops import NEGATIVE_KINDS, capture, capture_patch, null_crops
 from vision.thresholds import NEGATIVE, choose_thresholds, likeness_bar, scene_crops
 
@@ -271,7 +271,7 @@ def enroll(
     """A classifier with ``base``'s embedder and one prototype per given image.
 
     Each image (a card image of any size, cut to the card's outline: see
-    :func:`vision.locate.card_image`) also yields ``views`` simulated captures of itself
+    :func:`vision.crop.card_image`) also yields ``views`` simulated captures of itself
     (light, blur, glare, a slightly wrong outline), each a prototype of its own: one clean
     photo then covers the ways a camera will see the card. Images filed under a back name
     (``back``, ``face-down``) become the card-back prototype and pixel template; otherwise
@@ -283,7 +283,7 @@ def enroll(
     ``references`` (one image per label, cut to the card, at least
     :data:`~vision.keypoints.REF_SIZE`), else from the first images when they are that
     large; without either the model has no second look. Cut the embedder's images at its
-    input size (as :func:`vision.locate.card_image` does) and the references apart:
+    input size (as :func:`vision.crop.card_image` does) and the references apart:
     scaling a large cut down is not quite the crop the embedder was trained on.
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)

@@ -18,6 +18,7 @@ from engine.board import Location
 from vision import calibrate
 from vision.calibrate import Calibration
 from vision.classifier import CardClassifier, Identification
+from vision.crop import warp_card
 from vision.locate import (
     RETRY_REASONS,
     Column,
@@ -28,7 +29,6 @@ from vision.locate import (
     farther_outlines,
     locate_column,
     outline_depth,
-    warp_card,
 )
 from vision.table import Reference
 

@@ -16,7 +16,8 @@ import numpy as np
 
 from vision.calibrate import MARKER_MM, Calibration
 from vision.classifier import CardClassifier
-from vision.locate import CARD_H_MM, CARD_W_MM, card_quad, warp_card
+from vision.crop import warp_card
+from vision.locate import CARD_H_MM, CARD_W_MM, card_quad
 from vision.table import (
     PLAIN_SHARE,
     UNLIKE_BAR,

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from engine.board import Location
-from vision.locate import View, locate, warp_card
+from vision.crop import warp_card
+from vision.locate import View, locate
 from vision.synth.scene import FOREIGN, SceneOptions, render
 
 NEGATIVE = -1  # truth label of a crop that shows no enrolled card

@@ -2,7 +2,7 @@
 
 A card face is laid on a patch of table at a random camera resolution, lit, glared,
 shadowed, sleeved, blurred, noised and JPEG-compressed, then cut out through a slightly
-wrong outline (the locator's error) exactly as :func:`vision.locate.warp_card` cuts it.
+wrong outline (the locator's error) exactly as :func:`vision.crop.warp_card` cuts it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.locate import warp_card
+from vision.crop import warp_card
 from vision.synth import effects
 from vision.synth.cards import CARD_H_MM, CARD_W_MM, FACE_H, FACE_W, draw_foreign
 
