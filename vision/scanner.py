@@ -26,10 +26,9 @@ from vision.locate import (
     View,
     bare_after,
     evidence,
-    farther_outlines,
     locate_column,
-    outline_depth,
 )
+from vision.outlines import farther_outlines, outline_depth
 from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_IDS
-from vision import count, crop, locate
+from vision import count, crop, locate, outlines
 from vision.count import stack_depth
 from vision.locate import View, runs
 from vision.synth import cards, scene
@@ -113,7 +113,7 @@ def _luna_lit_to_the_view_bottom(layout: list[str], seed: int) -> tuple[float, f
     t = truth.locations["luna"]
     errs = [
         np.abs(truth.calibration.to_pixels(q) - t.quad).max()
-        for q in locate.farther_outlines(lit, view, 2, col)
+        for q in outlines.farther_outlines(lit, view, 2, col)
     ]
     return min(errs, default=np.inf), float(np.linalg.norm(t.quad[1] - t.quad[0]))
 
