@@ -49,7 +49,8 @@ from engine.cards import ALL_IDS  # noqa: E402
 from vision import calibrate, evaluate, verify  # noqa: E402
 from vision.classifier import CardClassifier  # noqa: E402
 from vision.crop import card_image  # noqa: E402
-from vision.enroll import enroll, save  # noqa: E402
+from vision.enroll import enroll  # noqa: E402
+from vision.head import save  # noqa: E402
 from vision.keypoints import REF_SIZE  # noqa: E402
 from vision.photo import identify_photo  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402

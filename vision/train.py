@@ -32,17 +32,11 @@ from onnxruntime.quantization import (
 
 from engine.cards import ALL_IDS
 from vision.classifier import MODEL_NAME, CardClassifier, default_model_path, preprocess
-from vision.enroll import (
-    attach_head,
-    back_check,
-    null_crops,
-    save,
-    second_look_metadata,
-    strip_head,
-)
+from vision.enroll import back_check, second_look_metadata
+from vision.head import attach_head, save, strip_head
 from vision.model_card import write_thresholds, write_training
 from vision.synth import cards as synth_cards
-from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views
+from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views, null_crops
 from vision.thresholds import choose_thresholds, scene_crops
 
 NEGATIVE = -1

@@ -103,7 +103,8 @@ def _collect(folder: Path) -> dict[str, list[Path]]:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import BACK_NAMES, enroll, save  # +0.26 s per start (import_costs.py)
+    from vision.enroll import BACK_NAMES, enroll  # +0.26 s per start (import_costs.py)
+    from vision.head import save
     from vision.keypoints import REF_SIZE
 
     _out_path(args.out)

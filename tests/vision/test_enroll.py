@@ -11,7 +11,8 @@ import pytest
 from engine.cards import ALL_IDS
 from vision.classifier import CardClassifier, labels_path
 from vision.crop import card_image
-from vision.enroll import collect_images, enroll, save
+from vision.enroll import collect_images, enroll
+from vision.head import save
 from vision.synth import cards
 from vision.synth.crops import capture
 

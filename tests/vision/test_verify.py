@@ -14,7 +14,8 @@ from vision import templates as tp
 from vision import verify
 from vision.classifier import CardClassifier, Identification
 from vision.crop import card_image
-from vision.enroll import enroll, save
+from vision.enroll import enroll
+from vision.head import save
 from vision.keypoints import REF_SIZE
 from vision.photo import identify_photo, outlines
 from vision.synth import cards
