@@ -13,7 +13,7 @@ from engine.cards import ALL_IDS
 from vision import count, crop, locate, outlines
 from vision.count import stack_depth
 from vision.locate import View, runs
-from vision.synth import cards, scene
+from vision.synth import camera, cards, scene
 from vision.synth.scene import SceneOptions, render
 
 
@@ -186,7 +186,7 @@ def test_depth_of_a_stack_cascaded_unevenly(monkeypatch: pytest.MonkeyPatch) -> 
         cx = scene.COLUMN_MM * (column + 0.5)
         tops = scene.STACK_TOP_MM + np.concatenate([[0.0], np.cumsum(gaps)])
         return [
-            scene.rect_mm(
+            camera.rect_mm(
                 cx + rng.uniform(-3, 3),
                 top + locate.CARD_H_MM / 2,
                 locate.CARD_W_MM,
