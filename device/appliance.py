@@ -354,7 +354,10 @@ class Appliance:
     # --- helpers --------------------------------------------------------------------
 
     def _notice(self, kind: str) -> Callable[[str], None]:
-        return lambda message: self.service.submit(Notice(kind, message))
+        def notice(message: str) -> None:
+            self.service.submit(Notice(kind, message))
+
+        return notice
 
     def _warn(self, kind: str, message: str) -> None:
         log.warning(message)

@@ -70,7 +70,9 @@ def preprocess(crops: list[np.ndarray]) -> np.ndarray:
 
     OpenCV's blob maker does the scaling and the transpose in one pass, several times
     cheaper than numpy's three."""
-    return cv2.dnn.blobFromImages(crops, 1 / 63.75, None, (127.5, 127.5, 127.5), False, False)
+    out: np.ndarray = cv2.dnn.blobFromImages(  # type: ignore[call-overload]  # mean as a tuple
+        crops, 1 / 63.75, None, (127.5, 127.5, 127.5), False, False)
+    return out
 
 
 def back_features(crops: list[np.ndarray]) -> np.ndarray:
@@ -149,8 +151,8 @@ def postprocess(
         else:
             out.append(Identification(None, float(best[i]), float(margin[i])))
     if top is not None:
-        for row, i in zip(top, unsure, strict=True):
-            out[i] = replace(out[i], candidates=tuple(labels[j] for j in row))
+        for row, k in zip(top, unsure, strict=True):
+            out[k] = replace(out[k], candidates=tuple(labels[j] for j in row))
     return out
 
 

@@ -142,6 +142,7 @@ def enroll(
     nulls = describe(base, null_crops(seed=7), a)
     back_crops = [c for name in BACK_NAMES for c in crops.get(name, ())]
     keep = {k: v for k, v in base.metadata.items() if k in KEPT_METADATA}
+    back: np.ndarray | None
     if back_crops:
         back = describe(base, with_views(back_crops, views), a)
         keep.update(back_check(back_crops))

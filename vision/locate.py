@@ -56,7 +56,7 @@ class Column:
 def loose_mask(ev: Evidence, view: View) -> np.ndarray:
     """The foreground at a lower colour bar, closed wider: for a card so like the table
     (a dim scene, a grey frame on a grey table) that the usual mask breaks it apart."""
-    mask = cv2.morphologyEx(
+    mask: np.ndarray = cv2.morphologyEx(
         (ev.dist > 0.6 * ev.bar).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
     )
     mask |= ev.mask.view(np.uint8)
@@ -84,7 +84,7 @@ def _first_false(block: np.ndarray, axis: int) -> np.ndarray:
     bg = ~block
     first = bg.argmax(axis=axis)
     first[~bg.any(axis=axis)] = block.shape[axis]
-    return first
+    return np.asarray(first)
 
 
 def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -112,7 +112,8 @@ def card_quad(cx: float, cy: float, angle: float) -> np.ndarray:
     """Corners (TL, TR, BR, BL, mm) of a card centred at (cx, cy), turned ``angle`` rad."""
     c, s = math.cos(angle), math.sin(angle)
     half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (CARD_W_MM / 2, CARD_H_MM / 2)
-    return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    out: np.ndarray = (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    return out
 
 
 def bottom_edge(
@@ -191,7 +192,8 @@ def _shares(img: np.ndarray, view: View, quads_mm: np.ndarray) -> np.ndarray:
     top = q[:, 0] + (q[:, 1] - q[:, 0]) * u
     bottom = q[:, 3] + (q[:, 2] - q[:, 3]) * u
     pts = top + (bottom - top) * v  # (k, 8, 8, 2)
-    return sample(img, view, pts[..., 0], pts[..., 1]).reshape(len(q), -1).mean(axis=1)
+    out: np.ndarray = sample(img, view, pts[..., 0], pts[..., 1]).reshape(len(q), -1).mean(axis=1)
+    return out
 
 
 def mask_share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
@@ -199,10 +201,15 @@ def mask_share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
     return float(_shares(img, view, np.asarray(quad_mm)[None])[0])
 
 
+def _rotated_at(centre: np.ndarray, w: float, h: float, angle: float) -> np.ndarray:
+    return _rotated(float(centre[0]), float(centre[1]), w, h, angle)
+
+
 def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
     c, s = math.cos(angle), math.sin(angle)
     half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (w / 2, h / 2)
-    return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    out: np.ndarray = (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    return out
 
 
 def edge_strength(
@@ -216,7 +223,8 @@ def edge_strength(
     x = np.broadcast_to(xs, y.shape)
     c, s = np.cos(angles)[:, None, None], np.sin(angles)[:, None, None]
     g = sample(ev.grad, view, x, y)
-    return np.abs(g[..., 1] * c - g[..., 0] * s).mean(axis=2)
+    out: np.ndarray = np.abs(g[..., 1] * c - g[..., 0] * s).mean(axis=2)
+    return out
 
 
 def refine_bottom(
@@ -251,7 +259,8 @@ def _card_above(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: floa
     y = ys[:, None, None] + offsets[None, :, None] + tilt[None, None, :]
     on = sample(ev.mask, view, np.broadcast_to(xs, y.shape), y)
     above, below = on[:, :3].mean(axis=(1, 2)), on[:, 3:].mean(axis=(1, 2))
-    return 0.25 + 0.75 * np.clip(above - below, 0.0, 1.0)
+    out: np.ndarray = 0.25 + 0.75 * np.clip(above - below, 0.0, 1.0)
+    return out
 
 
 def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
@@ -261,9 +270,9 @@ def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
     down, right = np.array([-s, c]), np.array([c, s])
     bl, br = quad[3], quad[2]
     strips = [
-        _rotated(*((bl + br) / 2 + 6 * down), CARD_W_MM - 10, 6, angle),
-        _rotated(*(bl - 5 * right - 5 * down), 4, 6, angle),
-        _rotated(*(br + 5 * right - 5 * down), 4, 6, angle),
+        _rotated_at((bl + br) / 2 + 6 * down, CARD_W_MM - 10, 6, angle),
+        _rotated_at(bl - 5 * right - 5 * down, 4, 6, angle),
+        _rotated_at(br + 5 * right - 5 * down, 4, 6, angle),
     ]
     shares = _shares(ev.blobs, view, np.array(strips))
     return bool(shares[0] > 0.5 and max(shares[1:]) > 0.5)
@@ -316,7 +325,8 @@ def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
     """Rows of a column's core that a card spans: foreground at both ends of the row and
     over a good part of it (glare can punch holes in the middle of a card)."""
     ends = core[:, :rim].any(axis=1) & core[:, -rim:].any(axis=1)
-    return ends & (core.mean(axis=1) > 0.5)
+    out: np.ndarray = ends & (core.mean(axis=1) > 0.5)
+    return out
 
 
 def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
@@ -383,8 +393,9 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
             count_cards(ys, profile, top_mm, top, st) if d is None else d
             for d, top, st in zip(depths, card_tops, steps, strict=True)
         ]
-    alternatives = tuple(zip(others, depths[1:], strict=True))
-    return Column("stack", depths[0], quad, "", alternatives, top_mm)
+    counted = [d for d in depths if d is not None]  # count_cards filled every gap
+    alternatives = tuple(zip(others, counted[1:], strict=True))
+    return Column("stack", counted[0], quad, "", alternatives, top_mm)
 
 
 REACHES_OFF = "something reaches off the play area"  # an arm, or a stack past the view
@@ -412,7 +423,9 @@ def evidence(frame: np.ndarray, view: View, reference: Reference | None = None) 
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
-    edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)), alpha=0.25)
+    # OpenCV takes 0 as a scalar; its stubs want an array
+    edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)),  # type: ignore[call-overload]
+                                alpha=0.25)
     mask, blobs, dist, bar = foreground(view, lab, edges, reference)
     grad = cv2.merge([gx, gy])
     return Evidence(mask, blobs, gx, gy, grad, dist, bar, colour_rises(lab), lab)
@@ -446,7 +459,7 @@ def bare_after(
             if column.state == "occluded" or (column.state == "stack" and named[i]):
                 x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
                 bare[:, max(x0 - 4, 0) : x1 + 4] = False
-        return bare
+        return np.asarray(bare)
     bare = bare_mask(view).astype(bool)
     for i, column in enumerate(columns):
         x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
@@ -469,7 +482,8 @@ def _large(mask: np.ndarray, min_area: float) -> np.ndarray:
     _n, labels, stats, _c = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
     big = stats[:, cv2.CC_STAT_AREA] >= min_area
     big[0] = False
-    return big[labels].astype(np.uint8)
+    out: np.ndarray = big[labels].astype(np.uint8)
+    return out
 
 
 def _hardly_any(ev: Evidence, view: View, index: int) -> bool:

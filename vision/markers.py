@@ -76,7 +76,8 @@ Shape = Fill | Stroke | Label
 def code_cells(marker_id: int) -> np.ndarray:
     """The marker's 6 × 6 cells, True where black (OpenCV's own pattern)."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.generateImageMarker(dictionary, marker_id, CELLS) == 0
+    out: np.ndarray = cv2.aruco.generateImageMarker(dictionary, marker_id, CELLS) == 0
+    return out
 
 
 def _code(marker_id: int, x: float, y: float) -> Fill:

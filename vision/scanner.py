@@ -164,6 +164,7 @@ class TableScanner:
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         named = _named(self._identify(frame, ev, columns))
         clear = bare_after(ev, self._view, columns, named, calibrating=True)
+        assert ev.lab is not None  # evidence() keeps the rectified frame
         self._reference.update(self._view, ev.lab, clear, reset=True)
         return [
             loc.value
@@ -213,7 +214,7 @@ class TableScanner:
         tries = [
             (i, column, depth)
             for i, c in enumerate(columns)
-            if c.state == "stack"
+            if c.state == "stack" and c.quad_mm is not None  # a stack always has its outline
             for column, depth in ((c.quad_mm, c.depth), *c.alternatives)
         ]
         crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
@@ -229,7 +230,8 @@ class TableScanner:
         return idents
 
     def _look_farther(
-        self, frame: np.ndarray, ev: Evidence, columns: list[Column], idents: list
+        self, frame: np.ndarray, ev: Evidence, columns: list[Column],
+        idents: list[Identification | None]
     ) -> None:
         """Where no card was named (a stack's outline showed bare table or no card clearly,
         or the column's mask was misshapen by a striped or lit table, glare or a shadow),
@@ -261,7 +263,7 @@ class TableScanner:
         the frame's pixels around the outline (local features, its shortlist only)."""
         assert self._view is not None
         for i, (column, ident) in enumerate(zip(columns, idents, strict=True)):
-            if column.state == "stack" and ident is not None and ident.candidates:
+            if column.quad_mm is not None and ident is not None and ident.candidates:
                 quad_px = self._view.calibration.to_pixels(column.quad_mm)
                 idents[i] = self.classifier.second_look(frame, quad_px, ident)
 

@@ -88,9 +88,10 @@ def scene_crops(
         frame, truth_ = render(layout, rng, SceneOptions(faces=faces, hands=hands, objects=objects))
         cal = truth_.calibration
         for col, (name, t) in zip(locate(frame, View(cal)), truth_.locations.items(), strict=True):
-            if col.state != "stack" or t.state in ("empty", "face_down"):
+            if col.quad_mm is None or t.state in ("empty", "face_down"):  # not a stack
                 continue
             crops.append(warp_card(frame, cal.to_pixels(col.quad_mm), size))
             top = layout[name][-1] if layout[name] else None  # None: a hand over bare table
-            truth.append(labels.index(top) if top in faces and t.state != "unknown" else NEGATIVE)
+            truth.append(labels.index(top) if top is not None and top in faces
+                         and t.state != "unknown" else NEGATIVE)
     return crops, truth

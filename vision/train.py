@@ -97,7 +97,7 @@ def make_batch(
 def _loader(classes: list[Identity], steps: int, batch: int, seed: int, workers: int):  # type: ignore[no-untyped-def]
     import torch  # the optional `train` extra: only while training
 
-    class Batches(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
+    class Batches(torch.utils.data.IterableDataset):
         def __iter__(self):  # type: ignore[no-untyped-def]
             info = torch.utils.data.get_worker_info()
             start, step = (info.id, info.num_workers) if info else (0, 1)

@@ -209,7 +209,8 @@ class SyntheticCamera:
     def read(self) -> np.ndarray:
         key = _layout_key(self._layout())
         if key != self._key or self._frame is None:
-            self._frame, _ = self._scene.render(dict(key), random.Random(self._seed),
+            self._frame, _ = self._scene.render({name: list(cards) for name, cards in key},
+                                                random.Random(self._seed),
                                                 self._options)
             self._key = key
             self.renders += 1

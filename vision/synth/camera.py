@@ -46,7 +46,8 @@ def look_at(
     k = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]])
     t = -rot @ centre
     hom = k @ np.column_stack([rot[:, 0], rot[:, 1], t])
-    return hom / hom[2, 2]
+    out: np.ndarray = hom / hom[2, 2]
+    return out
 
 
 def extent(hom: np.ndarray) -> tuple[float, float]:
@@ -99,4 +100,5 @@ def rect_mm(cx: float, cy: float, w: float, h: float, angle_deg: float = 0.0) ->
     a = math.radians(angle_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-    return (half @ rot.T + (cx, cy)).astype(np.float32)
+    out: np.ndarray = (half @ rot.T + (cx, cy)).astype(np.float32)
+    return out

@@ -175,7 +175,7 @@ def _object_polys(
     centre: np.ndarray, rng: random.Random
 ) -> list[tuple[np.ndarray, tuple[int, int, int]]]:
     """A non-card object: a phone, a coaster or a notebook lying on the stack."""
-    colour = tuple(rng.randint(0, 255) for _ in range(3))
+    colour = (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
     kind = rng.choice(("phone", "coaster", "notebook"))
     if kind == "coaster":
         ang = np.linspace(0, 2 * math.pi, 32, endpoint=False)
@@ -317,7 +317,8 @@ def _covered(
 def _top_centre_mm(t: LocationTruth, hom: np.ndarray, column: int) -> np.ndarray:
     if t.quad is None:
         return np.array([COLUMN_MM * (column + 0.5), STACK_TOP_MM + CARD_H_MM / 2])
-    return project(np.linalg.inv(hom), t.quad).mean(axis=0)
+    out: np.ndarray = project(np.linalg.inv(hom), t.quad).mean(axis=0)
+    return out
 
 
 def _glare_spot(truth: dict[str, LocationTruth], rng: random.Random) -> tuple[float, float] | None:
