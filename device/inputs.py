@@ -17,8 +17,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
-
 MAX_TEXT = 1 << 20  # a game, state, deck or settings file is a few kilobytes
 MAX_DEPTH = 32  # the deepest contract (a score file) nests 5 levels
 MAX_DIGITS = 15  # no count, level or coordinate needs more
@@ -196,6 +194,8 @@ def check_image(path: str | Path, what: str = "image") -> None:
     name = f"{what} {show(path)}"
     if not data:
         raise InputError(f"{name} is empty")
+    from PIL import Image, UnidentifiedImageError  # +0.01 s per start (import_costs.py)
+
     try:
         with warnings.catch_warnings():
             # The size is checked below; other warnings (odd EXIF) are not the user's to see.

@@ -93,6 +93,8 @@ LAZY_FILES = {
     "device/commands/simulate.py", "device/commands/table.py", "device/inputs.py",
     "web/__init__.py",  # Flask on first use: +0.15 s for every device command
 }
+# onnxruntime loads with the first model, after the demo's page: +0.08 s before it otherwise
+LAZY_PAIRS = {("vision/classifier.py", "onnxruntime")}
 # file -> the branch that moves its function-level imports to the top.
 LAZY_KNOWN = {
     "device/commands/score.py": "eng21", "web/validate.py": "eng21",
@@ -119,7 +121,8 @@ def lazy_imports() -> list[tuple[str, str]]:
 
 def test_imports_sit_at_the_top() -> None:
     bad = [f"{name}: {module} imported inside a function" for name, module in lazy_imports()
-           if module not in LAZY_ANYWHERE and name not in LAZY_FILES | LAZY_KNOWN.keys()]
+           if module not in LAZY_ANYWHERE and name not in LAZY_FILES | LAZY_KNOWN.keys()
+           and (name, module) not in LAZY_PAIRS]
     assert not bad, "\n".join(bad)
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from vision import verify
 from vision.crop import warp_card
@@ -160,6 +159,10 @@ class CardClassifier:
     """An ONNX card classifier; ``identify`` runs all crops of a frame in one call."""
 
     def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
+        # onnxruntime loads with the first model (the demo's, on the capture thread after
+        # its page is up): +0.08 s of CPU before the page otherwise (import_costs.py)
+        import onnxruntime as ort
+
         self.path = Path(model_path) if model_path else default_model_path()
         if not self.path.is_file():
             raise ModelError(f"model file not found: {self.path}")

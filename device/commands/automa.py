@@ -28,11 +28,13 @@ import argparse
 import json
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.cli import UsageError
 from device.inputs import brief, clip, parse_json, read_json, read_text, show
-from engine.automa_state import COLUMNS, AutomaCard, parse_deck, to_rows
+
+if TYPE_CHECKING:
+    from engine.automa_state import AutomaCard
 
 DECK_HELP = "her deck file (default: $COMPANION_AUTOMA_DECK, else the shipped deck)"
 
@@ -65,6 +67,7 @@ def load_deck(path: str | None = None) -> tuple[AutomaCard, ...]:
     :raises UsageError: for a file that cannot be read; AutomaDeckError for a bad one.
     """
     from engine.automa import DECK_ENV, default_deck  # +0.10 s per start (import_costs.py)
+    from engine.automa_state import parse_deck
 
     path = path or os.environ.get(DECK_ENV) or None
     if path is None:
@@ -104,6 +107,8 @@ def resolve(args: argparse.Namespace) -> int:
 
 
 def show_deck(args: argparse.Namespace) -> int:
+    from engine.automa_state import COLUMNS, to_rows  # loaded by load_deck anyway
+
     rows = to_rows(load_deck(args.deck))
     if args.json:
         print(json.dumps({"columns": list(COLUMNS), "cards": rows}))

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from device.cli import UsageError
 from device.inputs import check_image, clip, decode_image, read_bytes, show
-from engine.cards import CARDS
 
 if TYPE_CHECKING:  # numpy only for the types: the handlers load it (+0.09 s per start)
     import numpy as np
@@ -107,6 +106,7 @@ def _collect(folder: Path) -> dict[str, list[Path]]:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
+    from engine.cards import CARDS
     from vision.enroll import BACK_NAMES, enroll  # +0.26 s per start (import_costs.py)
     from vision.head import save
     from vision.keypoints import REF_SIZE
