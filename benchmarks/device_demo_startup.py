@@ -11,7 +11,8 @@ when its page first answered (user + system, from /proc): on a machine shared wi
 other work the wall clock grows with the load, while the CPU time is the demo's own
 cost. It then times, in fresh processes, importing only the modules the demo loads
 before its page (the CLI, the appliance, the web app), to show how much of that cost
-is Python imports. ``--root DIR`` measures another checkout (e.g. an older commit).
+is Python imports, and the CPU time of ``companion --help`` (the cost every command pays
+before it starts). ``--root DIR`` measures another checkout (e.g. an older commit).
 """
 
 from __future__ import annotations
@@ -83,6 +84,16 @@ def import_cost(root: Path) -> tuple[float, float]:
     return time.perf_counter() - start, float(done.stdout.split()[-1])
 
 
+def help_cost(root: Path) -> float:
+    """CPU seconds of a fresh ``companion --help`` (children included)."""
+    before = os.times()
+    subprocess.run([sys.executable, "-m", "device.cli", "--help"], cwd=root, check=True,
+                   capture_output=True)
+    after = os.times()
+    return (after.children_user - before.children_user
+            + after.children_system - before.children_system)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -105,6 +116,8 @@ def main() -> None:
     print(f"imports alone: median {statistics.median(costs):.2f} s of CPU, "
           f"{statistics.median(walls):.2f} s wall; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores")
+    helps = [help_cost(args.root) for _ in range(args.runs)]
+    print(f"companion --help: median {statistics.median(helps):.2f} s of CPU")
 
 
 if __name__ == "__main__":

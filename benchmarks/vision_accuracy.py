@@ -47,8 +47,10 @@ from engine.cards import ALL_IDS  # noqa: E402
 from vision import calibrate, evaluate  # noqa: E402
 from vision.baseline import ORB_SIZE, HashMatcher, OrbMatcher, ShortlistMatcher, cut  # noqa: E402
 from vision.classifier import CardClassifier, default_model_path  # noqa: E402
-from vision.enroll import enroll, save  # noqa: E402
-from vision.locate import STACK_REACH_MM, View, card_image, locate  # noqa: E402
+from vision.crop import card_image  # noqa: E402
+from vision.enroll import enroll  # noqa: E402
+from vision.head import save  # noqa: E402
+from vision.locate import STACK_REACH_MM, View, locate  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402
 

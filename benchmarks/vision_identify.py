@@ -5,7 +5,7 @@ from one clean image per card, and the classifier's second look before "unknown"
         [--photos 100] [--captures 200] [--dev ../shared/vision-dev]
 
 Prints, each *before* (the embedder alone: the enrolled model without its second-look
-data, photos cut as :func:`vision.locate.card_image` cuts them, which is what ``cards
+data, photos cut as :func:`vision.crop.card_image` cuts them, which is what ``cards
 identify`` did) and *after* (the second look, and photos read by
 :func:`vision.photo.identify_photo`):
 
@@ -48,9 +48,10 @@ from onnx import helper  # noqa: E402
 from engine.cards import ALL_IDS  # noqa: E402
 from vision import calibrate, evaluate, verify  # noqa: E402
 from vision.classifier import CardClassifier  # noqa: E402
-from vision.enroll import enroll, save  # noqa: E402
+from vision.crop import card_image  # noqa: E402
+from vision.enroll import enroll  # noqa: E402
+from vision.head import save  # noqa: E402
 from vision.keypoints import REF_SIZE  # noqa: E402
-from vision.locate import card_image  # noqa: E402
 from vision.photo import identify_photo  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402

@@ -25,18 +25,33 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+import cv2
 import numpy as np
 
 from device import config as settings
-from device.capture import CaptureLoop, VisionPipeline
+from device.backs import BackLearner
 from device.config import Config
-from device.controls import KEYS, LABELS
+from device.controls import BUTTONS, KEYS, LABELS
+from device.demo import DemoPlayer, layout_of
 from device.hands import HandReader
+from device.hardware.buttons import Buttons, GPIOError
+from device.hardware.camera import open_camera
+from device.hardware.capture import CaptureLoop, VisionPipeline
+from device.hardware.keyboard import Keyboard
+from device.hardware.led import StatusLED, StatusLight
+from device.hardware.voice import Announcer, Voice
+from device.hardware.watchdog import Notifier, Watchdog, watchdog_interval
 from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, Recovery, open_journal
+from device.reference import TableReference, can_learn_table, reference_path
 from device.service import CameraChanges, HandSeen, Notice, Press, Service
-from device.watchdog import Notifier, Watchdog, watchdog_interval
+from device.tracking import TableTracking
 from engine.endgame import hand_wanted
+from vision.calibrate import Calibration
+from vision.classifier import default_model_path
+from vision.scanner import TableScanner
+from vision.stabilize import Stabilizer
+from web.app import Server, create_app
 
 log = logging.getLogger("companion")
 
@@ -134,9 +149,6 @@ class Appliance:
     def _start_tracking(self, journal: Path) -> None:
         """The tracker, the card back learnt from the table, the bare-table step (both
         kept beside the journal)."""
-        from device.backs import BackLearner
-        from device.reference import TableReference, can_learn_table, reference_path
-        from device.tracking import TableTracking
 
         vision = self.config.vision
         self.backs = BackLearner(journal.parent / "card-back.png", self._on_camera,
@@ -161,7 +173,6 @@ class Appliance:
     def _start_voice(self) -> None:
         if not self.config.voice.enabled:
             return
-        from device.voice import Announcer, Voice
 
         voice = Voice(self.config.voice.command, on_error=self._notice("voice"))
         if not voice.enabled:
@@ -177,7 +188,6 @@ class Appliance:
     def _start_led(self) -> None:
         if self.demo or not self.config.led.enabled:
             return
-        from device.led import StatusLED, StatusLight
 
         try:
             led = StatusLED(self.config.led.pin, pin_factory=self.pin_factory)
@@ -190,8 +200,6 @@ class Appliance:
         self._closers.append(led.close)
 
     def _start_demo_game(self) -> None:
-        from device.demo import DemoPlayer
-
         game = self.config.game
         self.player = DemoPlayer(self.service, seed=1 if self.seed is None else self.seed,
                                  interval=self.demo_interval, player=game.player,
@@ -200,8 +208,6 @@ class Appliance:
         self._closers.append(self.player.stop)
 
     def _start_web(self) -> None:
-        from web import Server, create_app
-
         web = self.config.web
         _check_port(web.host, web.port)
         app = create_app({"TABLE_PIN": self.pin, "SSE_MAX_CLIENTS": web.max_clients,
@@ -251,22 +257,15 @@ class Appliance:
                           submit)
 
     def _layout(self) -> dict[str, list[str | None]]:
-        from device.demo import layout_of
-
         return layout_of(self.service.snapshot().state)
 
     def _load_scanner(self) -> Any:
-        from vision.classifier import default_model_path
-        from vision.scanner import TableScanner
-
         vision = self.config.vision
         model = Path(vision.model) if vision.model else default_model_path()
         return TableScanner(model, manual_calibration(vision.corners))
 
     @staticmethod
     def _stabilizer() -> Any:
-        from vision.stabilize import Stabilizer
-
         return Stabilizer()
 
     def _changes(self, changes: tuple[Any, ...], reading: Any) -> None:
@@ -282,9 +281,6 @@ class Appliance:
             self._start_buttons()
 
     def _start_buttons(self) -> None:
-        from device.buttons import Buttons, GPIOError
-        from device.controls import BUTTONS
-
         b = self.config.buttons
         try:
             buttons = Buttons({name: b[name] for name in BUTTONS}, self.press,
@@ -299,7 +295,6 @@ class Appliance:
         fd = self.keyboard_fd
         if fd is None or not os.isatty(fd):
             return
-        from device.keyboard import Keyboard
 
         keyboard = Keyboard(fd, lambda button: self.press(button, "keyboard"), self.request_stop)
         keyboard.start()
@@ -359,7 +354,10 @@ class Appliance:
     # --- helpers --------------------------------------------------------------------
 
     def _notice(self, kind: str) -> Callable[[str], None]:
-        return lambda message: self.service.submit(Notice(kind, message))
+        def notice(message: str) -> None:
+            self.service.submit(Notice(kind, message))
+
+        return notice
 
     def _warn(self, kind: str, message: str) -> None:
         log.warning(message)
@@ -405,21 +403,16 @@ def manual_calibration(corners: list[list[float]]) -> Any:
     """The ``[vision] corners`` setting as a manual calibration (None: use the markers)."""
     if not corners:
         return None
-    from vision.calibrate import Calibration
-
     return Calibration(tuple((float(x), float(y)) for x, y in corners), source="manual")
 
 
 def _open_camera(camera: Any, layout: Any) -> Any:
-    """Open the camera on the capture thread (OpenCV's import alone takes a while)."""
-    from device.camera import open_camera
+    """Open the camera on the capture thread (it can take a while)."""
 
     return open_camera(camera, layout)
 
 
 def _jpeg(frame: np.ndarray, quality: int) -> bytes | None:
-    import cv2
-
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return data.tobytes() if ok else None
 

@@ -19,9 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from engine.board import Location
+from vision.locate import View, locate
 
 log = logging.getLogger("companion.backs")
 
@@ -65,8 +67,6 @@ class BackLearner:
             self.report(f"learnt the card back from {location.label}")
 
     def _learn_kept(self, scanner: Any) -> None:
-        import cv2
-
         crop = cv2.imread(str(self.path))
         if crop is not None:
             teach(scanner, crop)
@@ -98,7 +98,6 @@ def top_card_image(scanner: Any, frame: np.ndarray, location: Location) -> np.nd
         return found
     if scanner.calibration is None:
         return None
-    from vision.locate import View, locate
 
     view = getattr(scanner, "view", None) or View(scanner.calibration)
     column = locate(frame, view)[location.pos]
@@ -109,8 +108,6 @@ def top_card_image(scanner: Any, frame: np.ndarray, location: Location) -> np.nd
 
 
 def _save(path: Path, crop: np.ndarray) -> None:
-    import cv2
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         kept = cv2.imwrite(str(path), crop)

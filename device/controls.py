@@ -13,6 +13,7 @@ from collections.abc import Callable
 from engine.decisions import Decision, Kind
 from engine.events import Decline, DrawFromDeck, Event
 from engine.state import GameState
+from web.service import BUTTONS as BUTTONS  # the buttons a Press may name
 
 
 class ButtonError(ValueError):
@@ -21,7 +22,6 @@ class ButtonError(ValueError):
 
 UNDO = None  # resolve() result: take back the last event
 
-BUTTONS = ("die", "automa", "next", "undo")
 KEYS = {"d": "die", "a": "automa", "n": "next", "u": "undo"}
 LABELS = {"die": "DIE", "automa": "AUTOMA", "next": "NEXT", "undo": "UNDO"}
 DRAW = DrawFromDeck()

@@ -20,8 +20,10 @@ from typing import Any
 
 from device.controls import DRAW
 from device.service import Command, NewGame, Play, Press, Service
+from engine.automa import DECK_ENV, new_solo_game
 from engine.automa import STEP_BY_STEP as AUTOMA_STEP_BY_STEP
-from engine.automa import new_solo_game
+from engine.automa_state import parse_deck
+from engine.board import LOCATIONS
 from engine.bots import GreedyBot
 from engine.decisions import Decision, Kind
 from engine.events import Lead, Setup
@@ -41,9 +43,6 @@ def demo_setup(player: str, rng: random.Random, level: int = 2) -> Setup:
 
 def automa_deck() -> Any:
     """Au Toma's corrected deck from ``$COMPANION_AUTOMA_DECK``, or None for the default."""
-    from engine.automa import DECK_ENV
-    from engine.automa_state import parse_deck
-
     path = os.environ.get(DECK_ENV)
     if not path:
         return None
@@ -56,8 +55,6 @@ def automa_deck() -> Any:
 
 def layout_of(state: GameState) -> dict[str, list[str | None]]:
     """The four stacks as the camera sees them (None: face down or unidentified)."""
-    from engine.board import LOCATIONS
-
     return {
         loc.value: [None if slot.face_down else slot.card for slot in state.stack_at(loc)]
         for loc in LOCATIONS

@@ -14,13 +14,17 @@ import shutil
 import socket
 import sqlite3
 import subprocess
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import onnxruntime
+
 from device import config as settings
 from device.config import Config
+from device.hardware.camera import parse_device
 from device.journal import (
     RECOVERY_COLUMNS,
     describe_holder,
@@ -31,6 +35,8 @@ from device.journal import (
     read_only,
 )
 from device.recovery import kept_aside
+from device.reference import describe, reference_path
+from vision.classifier import default_model_path
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 MIN_FREE_MB = 200
@@ -83,8 +89,6 @@ def _video_devices() -> str:
 
 
 def _opencv(device: str) -> Check:
-    from device.camera import parse_device
-
     target = parse_device(device)
     if isinstance(target, int):
         path = f"/dev/video{target}"
@@ -136,8 +140,6 @@ def check_model(config: Config) -> Check:
         return Check("model", FAIL, f"{path.name} has no labels file {labels.name} beside it",
                      "copy the .labels.txt that came with the model next to it")
     try:
-        import onnxruntime
-
         onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     except Exception as exc:
         return Check("model", FAIL, f"{path} does not load: {exc}",
@@ -148,8 +150,6 @@ def check_model(config: Config) -> Check:
 def _model_path(config: Config) -> Path:
     if config.vision.model:
         return Path(config.vision.model)
-    from vision.classifier import default_model_path
-
     return default_model_path()
 
 
@@ -183,8 +183,6 @@ def check_port(config: Config) -> Check:
 
 
 def _is_companion(port: int) -> bool:
-    import urllib.request
-
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as reply:
             return "companion" in reply.headers.get("Server", "")
@@ -209,8 +207,6 @@ def check_disk(config: Config) -> Check:
 
 def check_table(config: Config) -> Check:
     """The picture of the bare table (the calibration step) is kept."""
-    from device.reference import describe, reference_path
-
     path = reference_path(settings.journal_path(config))
     if path.exists():
         return Check("table", OK, f"bare table kept: {describe(path)}")

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from device.service import HandSeen
+from vision.spread import find_cards
 
 Finder = Callable[[np.ndarray, Any, Any], list[tuple[str | None, float, Any]]]
 Reading = tuple[tuple[str, ...], int]  # (named cards, sorted; cards seen but not named)
@@ -23,8 +24,6 @@ Reading = tuple[tuple[str, ...], int]  # (named cards, sorted; cards seen but no
 
 def _find_cards(frame: np.ndarray, calibration: Any, classifier: Any) -> list[
         tuple[str | None, float, Any]]:
-    from vision.spread import find_cards
-
     return find_cards(frame, calibration, classifier)
 
 

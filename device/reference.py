@@ -17,12 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from device.backs import RunOnCamera
 from device.service import Notice, Press, Service, Update
 from engine.board import Location
 from engine.state import Phase
+from vision.scanner import TableScanner
 
 log = logging.getLogger("companion.reference")
 
@@ -47,8 +49,6 @@ def reference_path(journal: Path) -> Path:
 
 def can_learn_table() -> bool:
     """Does this vision pipeline learn a bare table at all?"""
-    from vision.scanner import TableScanner
-
     return hasattr(TableScanner, "learn_table")
 
 
@@ -106,8 +106,6 @@ class TableReference:
         self._say("The bare table is learnt. Start a game when you are ready.")
 
     def _restore(self, scanner: Any) -> None:
-        import cv2
-
         frame = cv2.imread(str(self.path))
         if frame is None:
             log.warning("the bare table's picture %s cannot be read", self.path)
@@ -121,8 +119,6 @@ class TableReference:
                 self.ask(self._service)
 
     def _keep(self, frame: np.ndarray) -> None:
-        import cv2
-
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             kept = cv2.imwrite(str(self.path), frame)

@@ -19,8 +19,8 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 from device import controls
 from device.journal import Journal
@@ -29,51 +29,19 @@ from engine.errors import IllegalActionError
 from engine.events import Event, Setup
 from engine.game import Game
 from engine.state import GameState
-from engine.tracking import Question, Seen
+from engine.tracking import Question
+from web.service import AnswerQuestion as AnswerQuestion  # the page's vocabulary, ours too
+from web.service import Command as Command
+from web.service import NewGame as NewGame
+from web.service import Play as Play
+from web.service import Press as Press
+from web.service import Subscription as Subscription
+from web.service import Undo as Undo
+from web.service import Update as Update
 
 log = logging.getLogger("companion.service")
 
 STOP = object()
-
-
-@dataclass(frozen=True)
-class Command:
-    """Something to do on the engine thread."""
-
-
-@dataclass(frozen=True)
-class Play(Command):
-    """Apply an event: an answer, an observation or a correction (validated)."""
-
-    event: Event
-    source: str = "web"  # "web", "button", "camera", "voice", "automa", "replay"
-
-
-@dataclass(frozen=True)
-class Undo(Command):
-    """Take back the last event (and chance outcomes that followed it automatically)."""
-
-    source: str = "web"
-
-
-@dataclass(frozen=True)
-class NewGame(Command):
-    """Start a new game from a Setup event (the current one is replaced)."""
-
-    setup: Event
-    source: str = "web"
-
-
-@dataclass(frozen=True)
-class Press(Command):
-    """A table button (DIE, AUTOMA, NEXT, UNDO), from GPIO, the keyboard or the page.
-
-    What it means is decided on the engine thread (:func:`device.controls.resolve`);
-    a press that means nothing right now publishes an "error" update saying why.
-    """
-
-    button: str
-    source: str = "button"
 
 
 @dataclass(frozen=True)
@@ -83,19 +51,6 @@ class CameraChanges(Command):
     changes: tuple[Any, ...]
     reading: Any = None
     source: str = "camera"
-
-
-@dataclass(frozen=True)
-class AnswerQuestion(Command):
-    """The table's answer to the tracker's open question (a reading's number).
-
-    ``told``: the answer to "what is on top of Luna?" instead (a
-    :class:`engine.tracking.Seen`: a card, a card face down, or nothing, and the count).
-    """
-
-    index: int
-    source: str = "web"
-    told: Seen | None = None
 
 
 @dataclass(frozen=True)
@@ -119,31 +74,6 @@ class Notice(Command):
     kind: str
     message: str
     source: str = "device"
-
-
-@dataclass(frozen=True)
-class Update:
-    """What changed: published after every command that changed the game."""
-
-    seq: int
-    kind: str  # "event", "undo", "new-game", "error", or a device notice such as "camera"
-    state: GameState
-    events: tuple[Event, ...] = ()
-    message: str = ""
-    source: str = ""
-
-
-@dataclass
-class Subscription:
-    """A subscriber's queue of updates (for one SSE client)."""
-
-    updates: queue.Queue[Update] = field(default_factory=queue.Queue)
-
-    def get(self, timeout: float | None = None) -> Update | None:
-        try:
-            return self.updates.get(timeout=timeout)
-        except queue.Empty:
-            return None
 
 
 Listener = Callable[[Update], None]
@@ -291,7 +221,7 @@ class Service:
             item = self._commands.get()
             if item is STOP:
                 return
-            command, future = item  # type: ignore[misc]
+            command, future = cast("tuple[Command, Future[Update]]", item)
             try:
                 future.set_result(self._execute(command))
             except Exception as exc:  # delivered to the submitter, never kills the thread

@@ -58,7 +58,7 @@ def new_game(
 
 def tracked_game(
     seats: Sequence[SeatSpec],
-    locations: Sequence[Sequence[str]],
+    locations: Sequence[Sequence[str | None]],
     *,
     first: int,
     variants: Sequence[str] = (),

@@ -1,4 +1,4 @@
-"""Static checks run as part of the test suite: ruff everywhere, mypy --strict on engine/."""
+"""Static checks run as part of the test suite: ruff everywhere, mypy --strict on every package."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_engine_passes_mypy_strict() -> None:
-    result = _run("mypy", "--strict", "engine")
+def test_every_package_passes_mypy_strict() -> None:
+    # pyproject.toml's overrides name the files other branches are still rewriting
+    result = _run("mypy", "--strict", "engine", "vision", "web", "device")
     assert result.returncode == 0, result.stdout + result.stderr

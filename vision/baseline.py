@@ -33,7 +33,8 @@ def phash(img: np.ndarray) -> np.ndarray:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     small = cv2.resize(gray, (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
     low = cv2.dct(small)[:8, :8].ravel()
-    return low > np.median(low[1:])
+    out: np.ndarray = low > np.median(low[1:])
+    return out
 
 
 class HashMatcher:
@@ -46,7 +47,8 @@ class HashMatcher:
 
     def distances(self, img: np.ndarray) -> np.ndarray:
         """Hamming distance from ``img``'s hash to each reference's, in label order."""
-        return (self.hashes != phash(img)).sum(axis=1)
+        out: np.ndarray = (self.hashes != phash(img)).sum(axis=1)
+        return out
 
     def identify(self, img: np.ndarray) -> str | None:
         dist = self.distances(img)
@@ -63,7 +65,7 @@ class OrbMatcher:
     """Most ratio-test ORB matches against each reference's descriptors."""
 
     def __init__(self, references: Mapping[str, np.ndarray], min_matches: int = 12) -> None:
-        self.orb = cv2.ORB_create(nfeatures=300, fastThreshold=10)
+        self.orb = cv2.ORB.create(nfeatures=300, fastThreshold=10)
         self.matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
         self.descriptors: dict[str, np.ndarray] = {}
         for label, img in references.items():
@@ -74,7 +76,8 @@ class OrbMatcher:
 
     def _describe(self, img: np.ndarray) -> np.ndarray | None:
         gray = cv2.cvtColor(cv2.resize(img, ORB_SIZE), cv2.COLOR_BGR2GRAY)
-        return self.orb.detectAndCompute(gray, None)[1]
+        out: np.ndarray = self.orb.detectAndCompute(gray, None)[1]
+        return out
 
     def identify(self, img: np.ndarray, among: list[str] | None = None) -> str | None:
         """The reference with the most good matches (only those ``among``, if given)."""

@@ -154,7 +154,7 @@ def detect(
     found = find_markers(frame)
     if len(found) < 4:
         return None
-    centres = tuple(tuple(map(float, found[i].mean(axis=0))) for i in MARKER_IDS)
+    centres = tuple((float(x), float(y)) for x, y in (found[i].mean(axis=0) for i in MARKER_IDS))
     try:
         return Calibration(centres, width_mm, height_mm, "markers")
     except CalibrationError:

@@ -24,11 +24,14 @@ import cv2
 import numpy as np
 
 from vision import verify
+from vision.crop import warp_card
+from vision.synth.crops import capture, null_crops
 
 MODEL_NAME = "card_embedder_2026nov"
 FACE_DOWN = "face_down"
 BACK_GRID = (16, 22)  # (W, H) of the pixel comparison with the card back
 PIXEL_DIM = BACK_GRID[0] * BACK_GRID[1] * 3
+BAR_CAPTURES = 60  # simulated captures of a card back that set its score bar
 SHORTLIST = 6  # the likeliest cards an unsure answer hands to the second look
 
 
@@ -66,7 +69,9 @@ def preprocess(crops: list[np.ndarray]) -> np.ndarray:
 
     OpenCV's blob maker does the scaling and the transpose in one pass, several times
     cheaper than numpy's three."""
-    return cv2.dnn.blobFromImages(crops, 1 / 63.75, None, (127.5, 127.5, 127.5), False, False)
+    out: np.ndarray = cv2.dnn.blobFromImages(  # type: ignore[call-overload]  # mean as a tuple
+        crops, 1 / 63.75, None, (127.5, 127.5, 127.5), False, False)
+    return out
 
 
 def back_features(crops: list[np.ndarray]) -> np.ndarray:
@@ -145,8 +150,8 @@ def postprocess(
         else:
             out.append(Identification(None, float(best[i]), float(margin[i])))
     if top is not None:
-        for row, i in zip(top, unsure, strict=True):
-            out[i] = replace(out[i], candidates=tuple(labels[j] for j in row))
+        for row, k in zip(top, unsure, strict=True):
+            out[k] = replace(out[k], candidates=tuple(labels[j] for j in row))
     return out
 
 
@@ -154,6 +159,8 @@ class CardClassifier:
     """An ONNX card classifier; ``identify`` runs all crops of a frame in one call."""
 
     def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
+        # onnxruntime loads with the first model (the demo's, on the capture thread after
+        # its page is up): +0.08 s of CPU before the page otherwise (import_costs.py)
         import onnxruntime as ort
 
         self.path = Path(model_path) if model_path else default_model_path()
@@ -262,8 +269,6 @@ class CardClassifier:
     ) -> list[Identification]:
         """The cards outlined by ``quads_px`` (TL, TR, BR, BL, pixels) in ``frame``: the
         embedder on their canonical crops, then a second look at those it is unsure of."""
-        from vision.locate import warp_card
-
         crops = [warp_card(frame, q, self.input_size) for q in quads_px]
         found = self.identify(crops)
         return [self.second_look(frame, q, i) for q, i in zip(quads_px, found, strict=True)]
@@ -325,9 +330,6 @@ def _learn_back(classifier: CardClassifier, crop: np.ndarray) -> LearntBack:
     captures clear the score bar (as enrolment sets it for a ``back.jpg``), and the pixel
     likeness bar lies above every simulated bare table, other game's card and object, so
     a back learnt in the middle of a game never turns those into face-down cards."""
-    from vision.enroll import BAR_CAPTURES, null_crops
-    from vision.synth.crops import capture
-
     rng = random.Random(11)
     shots = [crop] + [capture(crop, rng) for _ in range(BAR_CAPTURES)]
     emb = classifier.run(shots, ("embedding",))["embedding"]

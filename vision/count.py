@@ -61,7 +61,8 @@ def edge_profile(rises: np.ndarray, view: View, xc: float, ys: np.ndarray) -> np
     xs = np.arange(xc - 24, xc + 24.1, 4.0)[None, None, :]
     y = ys[None, :, None] + (xs - xc) * np.tan(_EDGE_SLOPES)[:, None, None]
     change = sample(rises, view, np.broadcast_to(xs, y.shape), y)
-    return np.partition(change, 1, axis=2)[..., 1].max(axis=0)
+    out: np.ndarray = np.partition(change, 1, axis=2)[..., 1].max(axis=0)
+    return out
 
 
 def stack_start(rises: np.ndarray, view: View, xc: float, mask_top: float) -> float:
@@ -142,23 +143,23 @@ def count_cards(
     gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
     if gaps.size == 0:
         return stack_depth(ys[first], ys[last])
-    steps = span / gaps
+    sizes = span / gaps
     strength = profile / (float(profile.max()) or 1.0)
-    edges = _card_edges(strength[first : last + 1], steps, gaps) + first
+    edges = _card_edges(strength[first : last + 1], sizes, gaps) + first
     # Comb test on the edges found: do they stand out from the rows halfway between?
     halves = np.rint((edges[:, :-1] + edges[:, 1:]) / 2).astype(int)
     halfway = np.maximum.reduce([strength[np.clip(halves + k, 0, ys.size - 1)] for k in (-1, 0, 1)])
     used = np.arange(edges.shape[1] - 1)[None, :] < gaps[:, None]
     score = (strength[edges] * np.c_[used, np.ones(gaps.size, bool)]).sum(axis=1) / (gaps + 1)
     score -= (halfway * used).sum(axis=1) / gaps
-    # Echo test: the profile against itself one, two and three even steps on.
+    # Echo test: the profile against itself one, two and three even sizes on.
     inside = (ys >= top_mm - 1) & (ys <= card_top_mm + 3)
     rows, centred = ys[inside], profile[inside] - profile[inside].mean()
     wave = np.zeros_like(profile)
     wave[inside] = centred
     spread = float((centred**2).mean()) or 1.0
     lags = np.arange(1, 4)
-    shifted = rows[None, None, :] + (steps[:, None] * lags[None, :])[:, :, None]
+    shifted = rows[None, None, :] + (sizes[:, None] * lags[None, :])[:, :, None]
     ok = (shifted <= ys[-1]) & (lags[None, :] <= gaps[:, None])[:, :, None]
     echo = (np.interp(shifted, ys, wave) * centred * ok).sum(axis=2)
     score += ECHO_WEIGHT * (echo / np.maximum(ok.sum(axis=2), 1)).sum(axis=1) / spread

@@ -1,8 +1,8 @@
 """Prototype heads: turn embeddings of reference images into a classifier, without torch.
 
-A head is appended to the embedder graph with the ``onnx`` package: ``scores`` is the
-best cosine similarity over each label's prototypes (one per reference image, padded by
-repetition), ``special`` the similarity to the card back. Enrolment reuses a model's
+A head is appended to the embedder graph (:mod:`vision.head`, with the ``onnx``
+package): ``scores`` is the best cosine similarity over each label's prototypes,
+``special`` the similarity to the card back. Enrolment reuses a model's
 embedder with new prototypes, so a user adapts to their camera, light and sleeves, or to
 card designs the embedder never saw, in the time it takes to embed their photos.
 
@@ -22,36 +22,32 @@ from pathlib import Path
 import cv2
 import numpy as np
 import onnx
-from onnx import TensorProto, helper, numpy_helper
 
 from engine.cards import ALL_IDS
 from vision import verify
 from vision.classifier import (
+    BAR_CAPTURES,
     FACE_DOWN,
     PIXEL_DIM,
     SHORTLIST,
     CardClassifier,
-    ModelError,
     back_features,
     encode_template,
-    labels_path,
 )
+from vision.crop import warp_card
+from vision.head import attach_head, stored_back
 from vision.keypoints import REF_SIZE
-from vision.locate import warp_card
-from vision.synth.crops import NEGATIVE_KINDS, capture_patch
-from vision.thresholds import NEGATIVE
+from vision.synth.crops import NEGATIVE_KINDS, capture, capture_patch, null_crops
+from vision.thresholds import NEGATIVE, choose_thresholds, likeness_bar, scene_crops
 
-HEAD = "head/"
 VIEWS = 8  # simulated captures per enrolment image, each kept as a prototype
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 BACK_NAMES = ("back", FACE_DOWN, "face-down")
-NULL_KINDS = ("table", "foreign", "object")
 PIXEL_WEIGHT = 0.35  # share of pixel likeness in an enrolled head's similarities
 # Generated scenes whose locator crops help set an enrolled head's bar. Hands over cards
 # are a few percent of the crops: with 60 scenes the fitted margin (0.08) let a
 # hand-covered card of the unseen style read as a hub card (sevro, margin 0.089).
 ENROL_SCENES = 120
-BAR_CAPTURES = 60  # simulated captures of a card back that set its score bar
 VERIFY_CAPTURES = 3  # simulated captures per enrolled card that set the second look's bars
 VERIFY_SAFETY = 1.25  # the inlier bar over the most any wrong card got in those
 TEMPLATE_SAFETY = 0.03  # added to the template bars fitted on those
@@ -67,149 +63,6 @@ KEPT_METADATA = (
 _LABEL = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
-def strip_head(model: onnx.ModelProto) -> onnx.ModelProto:
-    """The embedder part of a model: every node, weight and output not in the head."""
-    graph = model.graph
-    nodes = [n for n in graph.node if not n.name.startswith(HEAD)]
-    inits = [i for i in graph.initializer if not i.name.startswith(HEAD)]
-    outputs = [o for o in graph.output if o.name == "embedding"]
-    new_graph = helper.make_graph(nodes, graph.name, list(graph.input), outputs, inits)
-    out = helper.make_model(new_graph, opset_imports=list(model.opset_import))
-    out.ir_version = model.ir_version
-    return out
-
-
-def _stack(prototypes: Sequence[np.ndarray]) -> np.ndarray:
-    """(N labels) lists of (k_i, D) vectors → (D, N*K) matrix, K = max k_i."""
-    k = max(len(p) for p in prototypes)
-    rows = [np.concatenate([p] * (k // len(p) + 1))[:k] for p in prototypes]
-    mats = np.stack(rows).astype(np.float32)  # (N, K, D)
-    mats /= np.linalg.norm(mats, axis=2, keepdims=True) + 1e-8
-    return mats.reshape(-1, mats.shape[2]).T.copy(), k  # type: ignore[return-value]
-
-
-def attach_head(
-    embedder: onnx.ModelProto,
-    labels: Sequence[str],
-    prototypes: Sequence[np.ndarray],
-    back: np.ndarray | None,
-    metadata: Mapping[str, str],
-    nulls: np.ndarray | None = None,
-    pixel_weight: float = 0.0,
-) -> onnx.ModelProto:
-    """A complete classifier: ``embedder`` plus a prototype head for ``labels``.
-
-    ``special`` holds, per image, the similarity to the card back and (given ``nulls``,
-    embeddings of bare table, other games' cards and objects) to the place where the
-    embedder puts everything that is no card of its own.
-
-    With ``pixel_weight`` > 0 the model takes a second input, ``pixels`` (each crop's
-    :func:`~vision.classifier.back_features`), and prototypes are :func:`describe`
-    vectors: every similarity is then that blend of embedding and pixel likeness."""
-    if len(labels) != len(prototypes) or not labels:
-        raise ValueError("need one non-empty prototype list per label")
-    matrix, k = _stack(prototypes)
-    dim = matrix.shape[0]
-    backs = np.zeros((1, dim), np.float32) if back is None else back.reshape(-1, dim)
-    backs = backs / (np.linalg.norm(backs, axis=1, keepdims=True) + 1e-8)
-    model = strip_head(embedder)
-    g = model.graph
-    query = _query(g, pixel_weight)
-    g.initializer.extend(
-        [
-            numpy_helper.from_array(matrix, HEAD + "prototypes"),
-            numpy_helper.from_array(np.array([-1, len(labels), k], np.int64), HEAD + "shape"),
-            numpy_helper.from_array(backs.T.astype(np.float32).copy(), HEAD + "back"),
-        ]
-    )
-    specials = [HEAD + "back_best"]
-    if nulls is not None:
-        unit = nulls / (np.linalg.norm(nulls, axis=1, keepdims=True) + 1e-8)
-        null_init = numpy_helper.from_array(unit.T.astype(np.float32).copy(), HEAD + "null")
-        g.initializer.append(null_init)
-        specials.append(HEAD + "null_best")
-        g.node.extend(
-            [
-                helper.make_node(
-                    "MatMul", [query, HEAD + "null"], [HEAD + "nulls"], name=HEAD + "null_mm"
-                ),
-                helper.make_node(
-                    "ReduceMax",
-                    [HEAD + "nulls"],
-                    [HEAD + "null_best"],
-                    axes=[1],
-                    keepdims=1,
-                    name=HEAD + "null_max",
-                ),
-            ]
-        )
-    g.node.extend(
-        [
-            helper.make_node(
-                "MatMul", [query, HEAD + "prototypes"], [HEAD + "all"], name=HEAD + "matmul"
-            ),
-            helper.make_node(
-                "Reshape", [HEAD + "all", HEAD + "shape"], [HEAD + "grouped"], name=HEAD + "reshape"
-            ),
-            helper.make_node(
-                "ReduceMax", [HEAD + "grouped"], ["scores"], axes=[2], keepdims=0, name=HEAD + "max"
-            ),
-            helper.make_node(
-                "MatMul", [query, HEAD + "back"], [HEAD + "backs"], name=HEAD + "back_matmul"
-            ),
-            helper.make_node(
-                "ReduceMax",
-                [HEAD + "backs"],
-                [HEAD + "back_best"],
-                axes=[1],
-                keepdims=1,
-                name=HEAD + "back_max",
-            ),
-            helper.make_node("Concat", specials, ["special"], axis=1, name=HEAD + "special"),
-        ]
-    )
-    g.output.insert(
-        0, helper.make_tensor_value_info("scores", TensorProto.FLOAT, ["batch", len(labels)])
-    )
-    g.output.append(
-        helper.make_tensor_value_info("special", TensorProto.FLOAT, ["batch", len(specials)])
-    )
-    meta = {
-        **metadata,
-        "labels": "\n".join(labels),
-        "prototypes_per_label": str(k),
-        "face_down": "1" if back is not None else "0",
-        "pixel_weight": str(pixel_weight),
-    }
-    helper.set_model_props(model, meta)
-    onnx.checker.check_model(model)
-    return model
-
-
-def _query(g: onnx.GraphProto, pixel_weight: float) -> str:
-    """The vector the head compares with its prototypes: the embedding, or (with a pixel
-    weight ``a``) the embedding scaled by √(1−a) joined to the pixel features by √a."""
-    if pixel_weight <= 0:
-        return "embedding"
-    g.input.append(helper.make_tensor_value_info("pixels", TensorProto.FLOAT, ["batch", PIXEL_DIM]))
-    g.initializer.extend(
-        [
-            numpy_helper.from_array(np.array(np.sqrt(1 - pixel_weight), np.float32), HEAD + "we"),
-            numpy_helper.from_array(np.array(np.sqrt(pixel_weight), np.float32), HEAD + "wp"),
-        ]
-    )
-    g.node.extend(
-        [
-            helper.make_node("Mul", ["embedding", HEAD + "we"], [HEAD + "e"], name=HEAD + "we"),
-            helper.make_node("Mul", ["pixels", HEAD + "wp"], [HEAD + "p"], name=HEAD + "wp"),
-            helper.make_node(
-                "Concat", [HEAD + "e", HEAD + "p"], [HEAD + "query"], axis=1, name=HEAD + "query"
-            ),
-        ]
-    )
-    return HEAD + "query"
-
-
 def describe(
     classifier: CardClassifier, crops: Sequence[np.ndarray], pixel_weight: float
 ) -> np.ndarray:
@@ -220,14 +73,6 @@ def describe(
         return emb
     pix = back_features(list(crops))
     return np.hstack([np.sqrt(1 - pixel_weight) * emb, np.sqrt(pixel_weight) * pix])
-
-
-def save(model: onnx.ModelProto, path: Path) -> None:
-    """Write the model and its labels text file beside it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(path))
-    meta = {p.key: p.value for p in model.metadata_props}
-    labels_path(path).write_text(meta["labels"] + "\n")
 
 
 def collect_images(folder: Path) -> dict[str, list[Path]]:
@@ -272,7 +117,7 @@ def enroll(
     """A classifier with ``base``'s embedder and one prototype per given image.
 
     Each image (a card image of any size, cut to the card's outline: see
-    :func:`vision.locate.card_image`) also yields ``views`` simulated captures of itself
+    :func:`vision.crop.card_image`) also yields ``views`` simulated captures of itself
     (light, blur, glare, a slightly wrong outline), each a prototype of its own: one clean
     photo then covers the ways a camera will see the card. Images filed under a back name
     (``back``, ``face-down``) become the card-back prototype and pixel template; otherwise
@@ -284,7 +129,7 @@ def enroll(
     ``references`` (one image per label, cut to the card, at least
     :data:`~vision.keypoints.REF_SIZE`), else from the first images when they are that
     large; without either the model has no second look. Cut the embedder's images at its
-    input size (as :func:`vision.locate.card_image` does) and the references apart:
+    input size (as :func:`vision.crop.card_image` does) and the references apart:
     scaling a large cut down is not quite the crop the embedder was trained on.
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
@@ -297,12 +142,13 @@ def enroll(
     nulls = describe(base, null_crops(seed=7), a)
     back_crops = [c for name in BACK_NAMES for c in crops.get(name, ())]
     keep = {k: v for k, v in base.metadata.items() if k in KEPT_METADATA}
+    back: np.ndarray | None
     if back_crops:
         back = describe(base, with_views(back_crops, views), a)
         keep.update(back_check(back_crops))
         keep["min_back"] = str(back_bar(base, back_crops, back, a))
     else:
-        back = _base_back(base)
+        back = stored_back(base)
         if back is not None and a > 0:
             # Only the embedding of the base model's back is known: its pixel part stays
             # zero, so a back scores √(1−a)² of what it did and the bar follows.
@@ -390,8 +236,6 @@ def _under(images: Mapping[str, np.ndarray], labels: Sequence[str], rng: random.
 def _template_bars(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     """The loosest template (score, lead) naming no left-out card and no negative, then
     raised by :data:`TEMPLATE_SAFETY` (a sample's worst case is not the world's)."""
-    from vision.thresholds import choose_thresholds
-
     own = np.flatnonzero(truth >= 0)
     left_out = scores[own].copy()
     left_out[np.arange(own.size), truth[own]] = -1.0
@@ -415,22 +259,11 @@ def _inlier_bar(judge: verify.SecondLook, shots: list, likes: np.ndarray) -> int
     return max(MIN_VERIFY_BAR, math.ceil(VERIFY_SAFETY * worst) + 1)
 
 
-def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
-    """Simulated crops of bare table, other games' cards and objects: where the embedder
-    puts everything that is no card of its own (the head's null prototypes)."""
-    from vision.synth.crops import capture
-
-    rng = random.Random(seed)
-    return [capture(None, rng, kind) for kind in NULL_KINDS for _ in range(per_kind)]
-
-
 def back_bar(
     base: CardClassifier, back_crops: Sequence[np.ndarray], back: np.ndarray, a: float
 ) -> float:
     """The card-back score bar: met by nine in ten simulated captures of the back (the
     pixel check, not this bar, keeps other games' cards out)."""
-    from vision.synth.crops import capture
-
     rng = random.Random(11)
     shots = [capture(back_crops[k % len(back_crops)], rng) for k in range(BAR_CAPTURES)]
     unit = back / (np.linalg.norm(back, axis=1, keepdims=True) + 1e-8)
@@ -441,9 +274,6 @@ def back_bar(
 def back_check(back_crops: Sequence[np.ndarray], seed: int = 3) -> dict[str, str]:
     """Metadata for the pixel check of face-down cards: the first back image's template
     and the likeness bar between simulated captures of the backs and non-card crops."""
-    from vision.synth.crops import capture
-    from vision.thresholds import likeness_bar
-
     template = back_features([back_crops[0]])[0]
     rng = random.Random(seed)
     backs = [capture(c, rng) for c in back_crops for _ in range(max(1, 120 // len(back_crops)))]
@@ -454,8 +284,6 @@ def back_check(back_crops: Sequence[np.ndarray], seed: int = 3) -> dict[str, str
 
 def with_views(crops: Sequence[np.ndarray], views: int, seed: int = 0) -> list[np.ndarray]:
     """The crops plus ``views`` simulated captures of each (seeded: enrolment repeats)."""
-    from vision.synth.crops import capture
-
     rng = random.Random(seed)
     return [*crops, *(capture(c, rng) for c in crops for _ in range(views))]
 
@@ -475,9 +303,6 @@ def fit_thresholds(
     captures and laid in generated table scenes (cut out by the locator, hands and
     objects included) must be named right, and nothing may be named wrong more often
     than the base model allows. Seeded, so enrolment is repeatable."""
-    from vision.synth.crops import NEGATIVE_KINDS, capture
-    from vision.thresholds import NEGATIVE, choose_thresholds, scene_crops
-
     rng = random.Random(seed)
     shots, truth = [], []
     for label, images in enumerate(crops):
@@ -509,13 +334,3 @@ def fit_thresholds(
     if null is not None:
         null = np.concatenate([null, null[own]])
     return choose_thresholds(scores, truth_arr, max_false=0.001, null=null)
-
-
-def _base_back(base: CardClassifier) -> np.ndarray | None:
-    if base.metadata.get("face_down") != "1":
-        return None
-    model = onnx.load(str(base.path))
-    for init in model.graph.initializer:
-        if init.name == HEAD + "back":
-            return numpy_helper.to_array(init).T  # (prototypes, dim)
-    raise ModelError(f"{base.path.name} says it has a card back but holds none")

@@ -21,6 +21,7 @@ from engine.cards import ALL_IDS
 from vision import calibrate
 from vision.calibrate import Calibration
 from vision.scanner import TableReading
+from vision.stabilize import Stabilizer
 from vision.synth.cards import FACE_DOWN
 from vision.synth.scene import FOREIGN, SceneOptions, SceneTruth, render
 
@@ -269,8 +270,6 @@ def settle(
 ) -> Settled:
     """Feed each still frame ``reps`` times (0.2 s apart, fresh sensor noise each time)
     to ``scanner`` and a stabiliser, and score the settled readings after each change."""
-    from vision.stabilize import Stabilizer
-
     stabilizer, nrng, t = Stabilizer(), np.random.default_rng(seed), 0.0
     out = Settled()
     for frame, truth in frames:

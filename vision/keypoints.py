@@ -60,7 +60,7 @@ class Match:
 def _orb(features: int) -> cv2.ORB:
     # Three pyramid levels: cards are warped to the references' scale, give or take the
     # locator's error and a photo's unknown distance (see :func:`_photo_scale`).
-    return cv2.ORB_create(
+    return cv2.ORB.create(
         nfeatures=features,
         scaleFactor=1.3,
         nlevels=3,
@@ -186,7 +186,7 @@ class Keypoints:
         img, expected = warp_around(frame, quad_px, MARGIN_MM, PX_PER_MM)
         pts, des = keypoints(gray(img), 2 * QUERY_FEATURES)
         if des is not None:  # the strongest spread over the card, as the references are
-            keep = _spread_out(pts / PX_PER_MM - np.float32(MARGIN_MM), QUERY_FEATURES)
+            keep = _spread_out(pts / PX_PER_MM - np.array(MARGIN_MM, np.float32), QUERY_FEATURES)
             pts, des = pts[keep], des[keep]
         fits = {
             label: _fit_near(src, dst, expected)

@@ -5,7 +5,8 @@ model (:mod:`vision.table`) says which pixels are not table. Per column, the
 foreground run from the top gives the stack; the top card is the lowest one, so its
 bottom edge and sides give its outline, and the cards between are counted by
 :mod:`vision.count`. A run that is not card-shaped (an arm reaching off the table,
-something wider than a card, a ragged bottom edge) is ``occluded``.
+something wider than a card, a ragged bottom edge) is ``occluded``. The second guesses
+at a covered stack are in :mod:`vision.outlines`; cutting a card out, :mod:`vision.crop`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import numpy as np
 from vision.count import (
     CARD_H_MM,
     CASCADE_MM,
-    cascade_depth,
     cascade_steps,
     colour_rises,
     count_cards,
@@ -36,7 +36,6 @@ __all__ = [  # names other modules have long imported from here
     "View", "stack_depth",
 ]
 
-CROP_W, CROP_H = 64, 88  # canonical card image fed to the embedder (pixels)
 CARD_W_MM = 63.0
 STACK_START_MM = 20.0
 SHAPELESS = "not shaped like a stack"
@@ -54,27 +53,10 @@ class Column:
     top_mm: float = 0.0  # where the stack's first card starts (y, play-area mm)
 
 
-def warp_card(
-    img: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
-) -> np.ndarray:
-    """The card whose corners (TL, TR, BR, BL, pixels) are ``quad``, as a canonical image.
-
-    Warps at twice the size, then area-averages down: cheap, and free of the aliasing a
-    direct warp from a 3 px/mm frame would show on the card's printed text.
-    """
-    w, h = size
-    dst = np.array([[0, 0], [2 * w, 0], [2 * w, 2 * h], [0, 2 * h]], np.float32)
-    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
-    big = cv2.warpPerspective(
-        img, m, (2 * w, 2 * h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
-
-
 def loose_mask(ev: Evidence, view: View) -> np.ndarray:
     """The foreground at a lower colour bar, closed wider: for a card so like the table
     (a dim scene, a grey frame on a grey table) that the usual mask breaks it apart."""
-    mask = cv2.morphologyEx(
+    mask: np.ndarray = cv2.morphologyEx(
         (ev.dist > 0.6 * ev.bar).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
     )
     mask |= ev.mask.view(np.uint8)
@@ -102,7 +84,7 @@ def _first_false(block: np.ndarray, axis: int) -> np.ndarray:
     bg = ~block
     first = bg.argmax(axis=axis)
     first[~bg.any(axis=axis)] = block.shape[axis]
-    return first
+    return np.asarray(first)
 
 
 def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -130,7 +112,8 @@ def card_quad(cx: float, cy: float, angle: float) -> np.ndarray:
     """Corners (TL, TR, BR, BL, mm) of a card centred at (cx, cy), turned ``angle`` rad."""
     c, s = math.cos(angle), math.sin(angle)
     half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (CARD_W_MM / 2, CARD_H_MM / 2)
-    return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    out: np.ndarray = (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    return out
 
 
 def bottom_edge(
@@ -209,18 +192,24 @@ def _shares(img: np.ndarray, view: View, quads_mm: np.ndarray) -> np.ndarray:
     top = q[:, 0] + (q[:, 1] - q[:, 0]) * u
     bottom = q[:, 3] + (q[:, 2] - q[:, 3]) * u
     pts = top + (bottom - top) * v  # (k, 8, 8, 2)
-    return sample(img, view, pts[..., 0], pts[..., 1]).reshape(len(q), -1).mean(axis=1)
+    out: np.ndarray = sample(img, view, pts[..., 0], pts[..., 1]).reshape(len(q), -1).mean(axis=1)
+    return out
 
 
-def _share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
+def mask_share(img: np.ndarray, view: View, quad_mm: np.ndarray) -> float:
     """Share of set pixels of a boolean view image over a grid of points in a mm quad."""
     return float(_shares(img, view, np.asarray(quad_mm)[None])[0])
+
+
+def _rotated_at(centre: np.ndarray, w: float, h: float, angle: float) -> np.ndarray:
+    return _rotated(float(centre[0]), float(centre[1]), w, h, angle)
 
 
 def _rotated(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
     c, s = math.cos(angle), math.sin(angle)
     half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (w / 2, h / 2)
-    return (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    out: np.ndarray = (half @ np.array([[c, -s], [s, c]]).T + (cx, cy)).astype(np.float32)
+    return out
 
 
 def edge_strength(
@@ -234,7 +223,8 @@ def edge_strength(
     x = np.broadcast_to(xs, y.shape)
     c, s = np.cos(angles)[:, None, None], np.sin(angles)[:, None, None]
     g = sample(ev.grad, view, x, y)
-    return np.abs(g[..., 1] * c - g[..., 0] * s).mean(axis=2)
+    out: np.ndarray = np.abs(g[..., 1] * c - g[..., 0] * s).mean(axis=2)
+    return out
 
 
 def refine_bottom(
@@ -269,7 +259,8 @@ def _card_above(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: floa
     y = ys[:, None, None] + offsets[None, :, None] + tilt[None, None, :]
     on = sample(ev.mask, view, np.broadcast_to(xs, y.shape), y)
     above, below = on[:, :3].mean(axis=(1, 2)), on[:, 3:].mean(axis=(1, 2))
-    return 0.25 + 0.75 * np.clip(above - below, 0.0, 1.0)
+    out: np.ndarray = 0.25 + 0.75 * np.clip(above - below, 0.0, 1.0)
+    return out
 
 
 def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
@@ -279,9 +270,9 @@ def _spills(ev: Evidence, view: View, quad: np.ndarray, angle: float) -> bool:
     down, right = np.array([-s, c]), np.array([c, s])
     bl, br = quad[3], quad[2]
     strips = [
-        _rotated(*((bl + br) / 2 + 6 * down), CARD_W_MM - 10, 6, angle),
-        _rotated(*(bl - 5 * right - 5 * down), 4, 6, angle),
-        _rotated(*(br + 5 * right - 5 * down), 4, 6, angle),
+        _rotated_at((bl + br) / 2 + 6 * down, CARD_W_MM - 10, 6, angle),
+        _rotated_at(bl - 5 * right - 5 * down, 4, 6, angle),
+        _rotated_at(br + 5 * right - 5 * down, 4, 6, angle),
     ]
     shares = _shares(ev.blobs, view, np.array(strips))
     return bool(shares[0] > 0.5 and max(shares[1:]) > 0.5)
@@ -311,7 +302,7 @@ def top_card(
             reasons.append("ragged bottom edge")
         elif _spills(ev, view, quad, slope):
             reasons.append("something covers the card and spills past its edges")
-        elif _share(ev.mask, view, quad) < 0.75:
+        elif mask_share(ev.mask, view, quad) < 0.75:
             reasons.append("the outline is not filled like a card")
         else:
             quads.append(quad)
@@ -334,7 +325,8 @@ def card_rows(core: np.ndarray, rim: int) -> np.ndarray:
     """Rows of a column's core that a card spans: foreground at both ends of the row and
     over a good part of it (glare can punch holes in the middle of a card)."""
     ends = core[:, :rim].any(axis=1) & core[:, -rim:].any(axis=1)
-    return ends & (core.mean(axis=1) > 0.5)
+    out: np.ndarray = ends & (core.mean(axis=1) > 0.5)
+    return out
 
 
 def stack_runs(core: np.ndarray, scale: float) -> list[tuple[int, int]]:
@@ -401,8 +393,9 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
             count_cards(ys, profile, top_mm, top, st) if d is None else d
             for d, top, st in zip(depths, card_tops, steps, strict=True)
         ]
-    alternatives = tuple(zip(others, depths[1:], strict=True))
-    return Column("stack", depths[0], quad, "", alternatives, top_mm)
+    counted = [d for d in depths if d is not None]  # count_cards filled every gap
+    alternatives = tuple(zip(others, counted[1:], strict=True))
+    return Column("stack", counted[0], quad, "", alternatives, top_mm)
 
 
 REACHES_OFF = "something reaches off the play area"  # an arm, or a stack past the view
@@ -423,96 +416,6 @@ def hides_stack_foot(reason: str) -> bool:
     return reason == REACHES_OFF
 
 
-WIDE = np.radians(np.arange(-6.0, 6.1, 2.0))  # slopes a card lies at (±5°), refined ±1°
-ONE_AND_HALF = math.radians(1.5)  # slopes closer than this make the same outline
-
-
-def farther_outlines(
-    ev: Evidence, view: View, index: int, column: Column, reach: float = 35.0, count: int = 4
-) -> list[np.ndarray]:
-    """More outlines for a column where no card was named: at the ``count``
-    strongest straight edges, at any slope a card lies at, from where the stack's first
-    card ends down to ``reach`` mm below the found bottom edge (when the column read
-    occluded, down to :data:`STACK_REACH_MM` below the play area, where the longest
-    stack ends).
-
-    A lamp's soft shadow, a striped table, glare or a hand next to the stack can carry
-    the mask past the top card's foot or skew it, and a printed line can end it early;
-    the card's real bottom is then another strong edge nearby, or the same one at
-    another slope. The classifier decides among them.
-    """
-    xc = (index + 0.5) * view.calibration.width_mm / 4
-    y_end = view.height_mm + view.y0 - 2
-    tried: tuple[float, float] | None = None
-    angles = WIDE
-    if column.quad_mm is not None:
-        q = column.quad_mm
-        angle = math.atan2(float(q[2, 1] - q[3, 1]), float(q[2, 0] - q[3, 0]))
-        yb = float(np.mean(q[2:, 1])) + (xc - float(np.mean(q[2:, 0]))) * math.tan(angle)
-        tried, y_end = (yb, angle), min(y_end, yb + reach)
-        angles = np.union1d(WIDE, angle + np.radians([-1.0, 0.0, 1.0]))
-    else:
-        # No stack ends past its reach (people push a long one together to keep it there).
-        y_end = min(y_end, view.calibration.height_mm + STACK_REACH_MM + 4)
-    ys = np.arange(column.top_mm + CARD_H_MM - 4, y_end, 0.5)
-    if ys.size < 3:
-        return []
-    quads = [
-        outline(ev, view, xc, y, a)
-        for y, a in _strong_edges(ev, view, xc, ys, angles, tried, count)
-    ]
-    return [q for q in quads if _share(ev.mask, view, q) >= 0.75]
-
-
-def outline_depth(ev: Evidence, view: View, top_mm: float, quad: np.ndarray) -> int:
-    """Cards in a stack starting at ``top_mm`` whose top card is outlined by ``quad``
-    (asked only of the outline the classifier kept: the cascade search is not free)."""
-    x, top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
-    return cascade_depth(ev.rises, view, x, top_mm, top)
-
-
-def _strong_edges(
-    ev: Evidence,
-    view: View,
-    xc: float,
-    ys: np.ndarray,
-    angles: np.ndarray,
-    tried: tuple[float, float] | None,
-    count: int,
-) -> list[tuple[float, float]]:
-    """The ``count`` strongest straight edges (y at ``xc``, slope) among ``ys`` and
-    ``angles``, 4 mm apart, leaving out the one already ``tried``.
-
-    Searched coarsely (every other row, every 4 mm along the line), then each peak
-    refined to the rows and slopes beside it: an edge's strength spreads over a
-    millimetre and a degree anyway, and most of the search is over bare rows."""
-    coarse = ys[::2]
-    table = edge_strength(ev, view, xc, coarse, angles, step=4.0)
-    best = table.max(axis=0)
-    peaks = np.flatnonzero((best[1:-1] >= best[:-2]) & (best[1:-1] >= best[2:])) + 1
-    peaks = peaks[best[peaks] >= 0.4 * best.max()]
-    chosen: list[tuple[float, float]] = []
-    for k in peaks[np.argsort(-best[peaks])]:
-        if len(chosen) == count:
-            break
-        y, a = _refine_edge(ev, view, xc, float(coarse[k]), float(angles[table[:, k].argmax()]))
-        same = tried is not None and abs(y - tried[0]) <= 4 and abs(a - tried[1]) < ONE_AND_HALF
-        if not same and all(abs(y - c) > 4 for c, _ in chosen):
-            chosen.append((y, a))
-    return chosen
-
-
-def _refine_edge(
-    ev: Evidence, view: View, xc: float, y: float, angle: float
-) -> tuple[float, float]:
-    """The strongest edge within half a millimetre and a degree of (y, angle)."""
-    ys = np.array([y - 0.5, y, y + 0.5])
-    angles = angle + np.radians([-1.0, 0.0, 1.0])
-    table = edge_strength(ev, view, xc, ys, angles)
-    i, k = np.unravel_index(int(table.argmax()), table.shape)
-    return float(ys[k]), float(angles[i])
-
-
 def evidence(frame: np.ndarray, view: View, reference: Reference | None = None) -> Evidence:
     """Rectify ``frame`` and compute the masks and gradients the columns are read from
     (against the fixed camera's ``reference`` of the bare table, where it knows it)."""
@@ -520,7 +423,9 @@ def evidence(frame: np.ndarray, view: View, reference: Reference | None = None) 
     light = cv2.GaussianBlur(lab[:, :, 0], (3, 3), 0)
     gx = cv2.Sobel(light, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3)
-    edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)), alpha=0.25)
+    # OpenCV takes 0 as a scalar; its stubs want an array
+    edges = cv2.convertScaleAbs(cv2.add(cv2.absdiff(gx, 0), cv2.absdiff(gy, 0)),  # type: ignore[call-overload]
+                                alpha=0.25)
     mask, blobs, dist, bar = foreground(view, lab, edges, reference)
     grad = cv2.merge([gx, gy])
     return Evidence(mask, blobs, gx, gy, grad, dist, bar, colour_rises(lab), lab)
@@ -554,7 +459,7 @@ def bare_after(
             if column.state == "occluded" or (column.state == "stack" and named[i]):
                 x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
                 bare[:, max(x0 - 4, 0) : x1 + 4] = False
-        return bare
+        return np.asarray(bare)
     bare = bare_mask(view).astype(bool)
     for i, column in enumerate(columns):
         x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
@@ -577,7 +482,8 @@ def _large(mask: np.ndarray, min_area: float) -> np.ndarray:
     _n, labels, stats, _c = cv2.connectedComponentsWithStats(mask.view(np.uint8), connectivity=8)
     big = stats[:, cv2.CC_STAT_AREA] >= min_area
     big[0] = False
-    return big[labels].astype(np.uint8)
+    out: np.ndarray = big[labels].astype(np.uint8)
+    return out
 
 
 def _hardly_any(ev: Evidence, view: View, index: int) -> bool:
@@ -592,62 +498,3 @@ def locate(frame: np.ndarray, view: View) -> list[Column]:
     """One :class:`Column` per location, left to right."""
     ev = evidence(frame, view)
     return [locate_column(ev, view, i) for i in range(4)]
-
-
-def _order_corners(pts: np.ndarray) -> np.ndarray:
-    """Four points → TL, TR, BR, BL of a portrait quad (a landscape one is turned upright)."""
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    quad = pts[np.argsort(angles)]  # clockwise on screen, starting anywhere
-    quad = np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
-    top = np.linalg.norm(quad[1] - quad[0])
-    side = np.linalg.norm(quad[3] - quad[0])
-    return np.roll(quad, -1, axis=0) if top > side else quad
-
-
-def find_card(img: np.ndarray, min_share: float = 0.15) -> np.ndarray | None:
-    """Corners (TL, TR, BR, BL, pixels) of the card in a photo of one card on a surface:
-    the largest region unlike the photo's border, as a rotated rectangle."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    ring = np.concatenate(
-        [
-            lab[:4].reshape(-1, 3),
-            lab[-4:].reshape(-1, 3),
-            lab[:, :4].reshape(-1, 3),
-            lab[:, -4:].reshape(-1, 3),
-        ]
-    )
-    dist = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
-    mask = (
-        dist > max(20.0, 3 * float(np.median(np.linalg.norm(ring - np.median(ring, 0), axis=1))))
-    ).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return None
-    biggest = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(biggest) < min_share * img.shape[0] * img.shape[1]:
-        return None
-    quad = _order_corners(cv2.boxPoints(cv2.minAreaRect(biggest)).astype(np.float32))
-    ratio = np.linalg.norm(quad[1] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
-    return quad if 0.55 <= ratio <= 0.9 and not _printed_outside(mask, biggest) else None
-
-
-def _printed_outside(mask: np.ndarray, region: np.ndarray) -> bool:
-    """True when much unlike the border lies outside ``region``: a card's name and value
-    printed on a plain margin around its art, so the photo is the card itself (a table
-    around a card shows little there)."""
-    inside = np.zeros_like(mask)
-    cv2.drawContours(inside, [region], -1, 1, thickness=-1)
-    inside = cv2.dilate(inside, np.ones((9, 9), np.uint8))
-    return int((mask & (1 - inside)).sum()) > 0.02 * mask.size
-
-
-def card_image(img: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
-    """A photo of one card → canonical image: the card found in it, else the whole photo
-    (already a crop of the card)."""
-    quad = find_card(img)
-    if quad is None:
-        h, w = img.shape[:2]
-        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    return warp_card(img, quad, size)

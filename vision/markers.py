@@ -14,12 +14,14 @@ camera must not have to read.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image
 
 from vision.calibrate import MARKER_IDS, MARKER_MM, PLAY_H_MM, PLAY_W_MM
 
@@ -74,7 +76,8 @@ Shape = Fill | Stroke | Label
 def code_cells(marker_id: int) -> np.ndarray:
     """The marker's 6 × 6 cells, True where black (OpenCV's own pattern)."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.generateImageMarker(dictionary, marker_id, CELLS) == 0
+    out: np.ndarray = cv2.aruco.generateImageMarker(dictionary, marker_id, CELLS) == 0
+    return out
 
 
 def _code(marker_id: int, x: float, y: float) -> Fill:
@@ -235,9 +238,6 @@ def write(path: Path, paper: str = "a4") -> Path:
 
     :raises ValueError: for another suffix or paper size.
     """
-    import io
-
-    from PIL import Image
 
     suffix = path.suffix.lower()
     if suffix not in (".pdf", ".png"):

@@ -10,6 +10,8 @@ import argparse
 import re
 from pathlib import Path
 
+import onnx
+
 from vision.classifier import MODEL_NAME, default_model_path
 
 START, END = "<!-- measured:start -->", "<!-- measured:end -->"
@@ -68,8 +70,6 @@ def write_training(
 
 def open_set_text(model_path: Path | None = None) -> str:
     """The open-set section, from the thresholds stored in the model file itself."""
-    import onnx
-
     model = onnx.load(str(model_path or default_model_path()), load_external_data=False)
     meta = {p.key: p.value for p in model.metadata_props}
     return OPEN_SET.format(

@@ -2,7 +2,7 @@
 
 A photo for ``companion cards identify`` shows one card, often the top card of a stack
 with the older cards' strips above it and neighbours peeking in at the sides, so the
-biggest region unlike the photo's border (:func:`vision.locate.find_card`) is often the
+biggest region unlike the photo's border (:func:`vision.crop.find_card`) is often the
 whole stack. Cards have straight edges: the photo's long straight edges, turned upright,
 give the card's sides and bottom, and a card's proportions its top. The few outlines
 with the most edge along them are each cut out and identified; the classifier's second
@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.classifier import CardClassifier, Identification
-from vision.locate import find_card, warp_card
+from vision.crop import find_card, warp_card
 
 WORK_SIDE = 320  # the photo's shorter side while looking for edges (pixels)
 ASPECT = 88.0 / 63.0
@@ -74,7 +74,7 @@ def _second_look(
 
 def outlines(photo: np.ndarray) -> list[np.ndarray]:
     """Card outlines (TL, TR, BR, BL, photo pixels) to try, likeliest first: the edge-based
-    ones and the region :func:`~vision.locate.find_card` sees."""
+    ones and the region :func:`~vision.crop.find_card` sees."""
     out = edge_outlines(photo)
     found = find_card(photo)
     if found is not None:

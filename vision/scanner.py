@@ -18,6 +18,7 @@ from engine.board import Location
 from vision import calibrate
 from vision.calibrate import Calibration
 from vision.classifier import CardClassifier, Identification
+from vision.crop import warp_card
 from vision.locate import (
     RETRY_REASONS,
     Column,
@@ -25,11 +26,9 @@ from vision.locate import (
     View,
     bare_after,
     evidence,
-    farther_outlines,
     locate_column,
-    outline_depth,
-    warp_card,
 )
+from vision.outlines import farther_outlines, outline_depth
 from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
@@ -165,6 +164,7 @@ class TableScanner:
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         named = _named(self._identify(frame, ev, columns))
         clear = bare_after(ev, self._view, columns, named, calibrating=True)
+        assert ev.lab is not None  # evidence() keeps the rectified frame
         self._reference.update(self._view, ev.lab, clear, reset=True)
         return [
             loc.value
@@ -214,7 +214,7 @@ class TableScanner:
         tries = [
             (i, column, depth)
             for i, c in enumerate(columns)
-            if c.state == "stack"
+            if c.state == "stack" and c.quad_mm is not None  # a stack always has its outline
             for column, depth in ((c.quad_mm, c.depth), *c.alternatives)
         ]
         crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
@@ -230,7 +230,8 @@ class TableScanner:
         return idents
 
     def _look_farther(
-        self, frame: np.ndarray, ev: Evidence, columns: list[Column], idents: list
+        self, frame: np.ndarray, ev: Evidence, columns: list[Column],
+        idents: list[Identification | None]
     ) -> None:
         """Where no card was named (a stack's outline showed bare table or no card clearly,
         or the column's mask was misshapen by a striped or lit table, glare or a shadow),
@@ -262,7 +263,7 @@ class TableScanner:
         the frame's pixels around the outline (local features, its shortlist only)."""
         assert self._view is not None
         for i, (column, ident) in enumerate(zip(columns, idents, strict=True)):
-            if column.state == "stack" and ident is not None and ident.candidates:
+            if column.quad_mm is not None and ident is not None and ident.candidates:
                 quad_px = self._view.calibration.to_pixels(column.quad_mm)
                 idents[i] = self.classifier.second_look(frame, quad_px, ident)
 

@@ -10,13 +10,15 @@ embedder reads whole cards; a covered card is named only once it is moved apart)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from vision.calibrate import MARKER_MM, Calibration
 from vision.classifier import CardClassifier
-from vision.locate import CARD_H_MM, CARD_W_MM, card_quad, warp_card
+from vision.crop import warp_card
+from vision.locate import CARD_H_MM, CARD_W_MM, card_quad
 from vision.table import (
     PLAIN_SHARE,
     UNLIKE_BAR,
@@ -29,6 +31,9 @@ from vision.view import View
 
 SCALE = 2.0  # px per mm of the top-down view
 MARGIN_MM = 8.0
+
+# cv2.minAreaRect: centre, (width, height), angle in degrees
+RotatedRect = tuple[Sequence[float], Sequence[float], float]
 
 
 def _view(frame: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +67,8 @@ def _mask(view: np.ndarray) -> np.ndarray:
     med = np.median(samples, axis=0)
     noise = float(np.median(np.abs(samples - med) @ np.array([0.5, 1.0, 1.0])))
     unlike = cv2.convertScaleAbs(
-        colour_distance(cv2.absdiff(lab, (*map(float, med), 0.0))),
+        # OpenCV takes a scalar as a tuple; its stubs want an array
+        colour_distance(cv2.absdiff(lab, (*map(float, med), 0.0))),  # type: ignore[call-overload]
         alpha=UNLIKE_BAR / max(10.0, 3 * noise),
     )
     if float((unlike[ring > 0] > UNLIKE_BAR).mean()) >= PLAIN_SHARE:
@@ -70,7 +76,7 @@ def _mask(view: np.ndarray) -> np.ndarray:
         palette = Palette.learn(flat, ring, lab[:, :, 0] > 0)
         if palette is not None:
             unlike = cv2.min(unlike, palette.unlikeness(flat))
-    mask = (unlike > UNLIKE_BAR).astype(np.uint8)
+    mask: np.ndarray = (unlike > UNLIKE_BAR).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((OPEN_PX, OPEN_PX), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((CLOSE_PX, CLOSE_PX), np.uint8))
 
@@ -101,7 +107,7 @@ def _ring(shape: tuple[int, int]) -> np.ndarray:
     return ring
 
 
-def _split(rect: tuple, count: int) -> list[np.ndarray]:
+def _split(rect: RotatedRect, count: int) -> list[np.ndarray]:
     """Card outlines (mm, view origin) along a cascade's long axis; the last is on top."""
     (cx, cy), (w, h), angle = rect
     if w < h:  # make the long side run along ``angle``
@@ -123,11 +129,11 @@ def _split(rect: tuple, count: int) -> list[np.ndarray]:
 CASCADE_STEP_MM = 21.0  # how far each card of a scoring cascade is laid from the last
 
 
-def _count(rect: tuple) -> int:
+def _count(rect: RotatedRect) -> int:
     """Cards in a region from its length: one card, or a cascade of CASCADE_STEP_MM steps."""
     long_mm, short_mm = max(rect[1]) / SCALE, min(rect[1]) / SCALE
     card_along = CARD_W_MM if short_mm > CARD_W_MM + 12 else CARD_H_MM
-    return 1 + max(0, round((long_mm - card_along) / CASCADE_STEP_MM))
+    return 1 + max(0, round(float(long_mm - card_along) / CASCADE_STEP_MM))
 
 
 def _drop_markers(mask: np.ndarray, cal: Calibration) -> np.ndarray:
@@ -170,7 +176,7 @@ def _with_reference(mask: np.ndarray, frame: np.ndarray, view: View, ref: Refere
     """``mask`` (this module's view) where the reference does not know the table; where it
     does, the pixels unlike the reference (read in the scanner's view, scaled across)."""
     lab = cv2.cvtColor(view.rectify(frame), cv2.COLOR_BGR2YCrCb)
-    unlike = (ref.unlikeness(view, lab) > UNLIKE_BAR).astype(np.uint8)
+    unlike: np.ndarray = (ref.unlikeness(view, lab) > UNLIKE_BAR).astype(np.uint8)
     # A card is far larger than the specks a change of focus or light leaves on a pattern.
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     # This module's pixel (u, v) is play-area mm (u / SCALE - MARGIN_MM, ...).

@@ -132,7 +132,7 @@ def foreground(
         known = reference.known
         dist = np.where(known, reference.unlikeness(view, lab), dist)
     dist[lab[:, :, 0] == 0] = 0  # outside the camera's view
-    mask = cv2.morphologyEx(
+    mask: np.ndarray = cv2.morphologyEx(
         (dist > UNLIKE_BAR).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
     )
     blobs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
@@ -193,7 +193,9 @@ class Palette:
         k = PALETTE_SIZE
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
         cv2.setRNGSeed(0)  # the same frame must give the same palette
-        _, labels, centres = cv2.kmeans(samples, k, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+        # OpenCV's stubs lack bestLabels=None, which kmeans accepts
+        _, labels, centres = cv2.kmeans(  # type: ignore[call-overload]
+            samples, k, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
         labels = labels.ravel()
         stretch = segments[where][::2]
         keep, reaches = [], []
@@ -216,7 +218,8 @@ class Palette:
         colour in units of its reach, times :data:`UNLIKE_BAR` (uint8, saturating)."""
         best = None
         for centre, reach in zip(self.centres, self.reaches, strict=True):
-            d = colour_distance(cv2.absdiff(flat, (*map(float, centre), 0.0)))
+            # OpenCV takes a scalar as a tuple; its stubs want an array
+            d = colour_distance(cv2.absdiff(flat, (*map(float, centre), 0.0)))  # type: ignore[call-overload]
             d = cv2.convertScaleAbs(d, alpha=UNLIKE_BAR / float(reach))
             best = d if best is None else cv2.min(best, d)
         assert best is not None
@@ -242,7 +245,8 @@ def normalised(lab: np.ndarray, bare: np.ndarray, px_per_mm: float) -> np.ndarra
     y, cr, cb = cv2.split(lab)
 
     def chroma(c: np.ndarray) -> np.ndarray:
-        offset = cv2.subtract(c, 128, dtype=cv2.CV_32F)
+        # OpenCV takes a scalar as a number; its stubs want an array
+        offset = cv2.subtract(c, 128, dtype=cv2.CV_32F)  # type: ignore[call-overload]
         return cv2.convertScaleAbs(cv2.multiply(offset, gain), alpha=1, beta=128)
 
     return cv2.merge([cv2.multiply(y, gain, dtype=cv2.CV_8U), chroma(cr), chroma(cb)])

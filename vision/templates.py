@@ -12,7 +12,7 @@ shadow spoils a few tiles, not the card.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -56,7 +56,7 @@ def warp_around(
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    return img, (corners(*CARD_MM) + np.float32([mx, my])) * px_per_mm
+    return img, (corners(*CARD_MM) + np.array([mx, my], np.float32)) * px_per_mm
 
 
 def gray(img: np.ndarray) -> np.ndarray:
@@ -72,9 +72,10 @@ def template_image(image: np.ndarray) -> np.ndarray:
 def _standard(img: np.ndarray) -> np.ndarray:
     """Band-passed and standardised: detail between :data:`BLUR` and :data:`HIGH_PASS`,
     without the light's gradients, a shadow's edge or a glare spot's broad swell."""
-    out = cv2.GaussianBlur(img.astype(np.float32), (0, 0), BLUR)
+    out: np.ndarray = cv2.GaussianBlur(img.astype(np.float32), (0, 0), BLUR)
     out -= cv2.GaussianBlur(out, (0, 0), HIGH_PASS)
-    return (out - out.mean()) / (out.std() + 1e-6)
+    standard: np.ndarray = (out - out.mean()) / (out.std() + 1e-6)
+    return standard
 
 
 def _tiles(img: np.ndarray) -> np.ndarray:
@@ -85,7 +86,8 @@ def _tiles(img: np.ndarray) -> np.ndarray:
     lead = cut.shape[:-2]
     t = cut.reshape(*lead, gy, th, gx, tw)
     t = np.moveaxis(t, -2, -3).reshape(*lead, gy * gx, th * tw)
-    return t - t.mean(axis=-1, keepdims=True)
+    out: np.ndarray = t - t.mean(axis=-1, keepdims=True)
+    return out
 
 
 class Templates:
@@ -174,20 +176,22 @@ class Templates:
         best = -np.sort(-rho, axis=1)
         best[~np.isfinite(best)] = 0.0
         total = np.cumsum(best, axis=1)[np.arange(len(best)), self._keep - 1]
-        return total / self._keep
+        out: np.ndarray = total / self._keep
+        return out
 
     def _without_mean(self, tiles: np.ndarray) -> np.ndarray:
         """Tiles less their part along the mean card's: a card with little of its own
         differs from the mean by minus the mean, as bare table does, and must not match
         it."""
         along = (tiles * self._mean_tiles).sum(axis=-1, keepdims=True)
-        return tiles - along * self._mean_tiles
+        out: np.ndarray = tiles - along * self._mean_tiles
+        return out
 
     def _placement(self, seen: np.ndarray, scales: tuple[float, ...], refine: bool) -> np.ndarray:
         """The affine map from the templates' grid into ``seen``: the best scale and
         shift, then with ``refine`` also rotation and shear (ECC)."""
         w, h = SIZE
-        best = (-2.0, 1.0, (0, 0))
+        best: tuple[float, float, Sequence[int]] = (-2.0, 1.0, (0, 0))
         for s in scales:
             size = (round(w * s), round(h * s))
             if size[0] > seen.shape[1] or size[1] > seen.shape[0]:
@@ -209,9 +213,9 @@ def _refined(template: np.ndarray, seen: np.ndarray, warp: np.ndarray) -> np.nda
     ECC does not converge (a hand, a glare spot)."""
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ECC_ITERATIONS, 1e-4)
     try:
-        _, out = cv2.findTransformECC(
+        _, out = cv2.findTransformECC(  # type: ignore[call-overload]  # stubs lack mask=None
             template, seen, warp.copy(), cv2.MOTION_AFFINE, criteria, None, 1
         )
     except cv2.error:
         return warp
-    return out
+    return np.asarray(out)

@@ -7,6 +7,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from engine.board import Location
+from vision.crop import warp_card
+from vision.locate import View, locate
+from vision.synth.scene import FOREIGN, SceneOptions, render
+
 NEGATIVE = -1  # truth label of a crop that shows no enrolled card
 
 
@@ -67,10 +72,6 @@ def scene_crops(
     truth: the label's index for a card (also under a hand: naming it is right), or
     NEGATIVE for another game's card or an object. Thresholds fitted on these see the
     crops the scanner really makes, locator errors included."""
-    from engine.board import Location
-    from vision.locate import View, locate, warp_card
-    from vision.synth.scene import FOREIGN, SceneOptions, render
-
     labels = list(faces)
     crops, truth = [], []
     for i in range(scenes):
@@ -87,9 +88,10 @@ def scene_crops(
         frame, truth_ = render(layout, rng, SceneOptions(faces=faces, hands=hands, objects=objects))
         cal = truth_.calibration
         for col, (name, t) in zip(locate(frame, View(cal)), truth_.locations.items(), strict=True):
-            if col.state != "stack" or t.state in ("empty", "face_down"):
+            if col.quad_mm is None or t.state in ("empty", "face_down"):  # not a stack
                 continue
             crops.append(warp_card(frame, cal.to_pixels(col.quad_mm), size))
             top = layout[name][-1] if layout[name] else None  # None: a hand over bare table
-            truth.append(labels.index(top) if top in faces and t.state != "unknown" else NEGATIVE)
+            truth.append(labels.index(top) if top is not None and top in faces
+                         and t.state != "unknown" else NEGATIVE)
     return crops, truth

@@ -13,17 +13,30 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import helper
+from onnxruntime.quantization import (
+    CalibrationDataReader,
+    CalibrationMethod,
+    QuantFormat,
+    QuantType,
+    quantize_static,
+)
 
 from engine.cards import ALL_IDS
-from vision.classifier import MODEL_NAME, CardClassifier, default_model_path
-from vision.enroll import attach_head, back_check, null_crops, save
+from vision.classifier import MODEL_NAME, CardClassifier, default_model_path, preprocess
+from vision.enroll import back_check, second_look_metadata
+from vision.head import attach_head, save, strip_head
+from vision.model_card import write_thresholds, write_training
 from vision.synth import cards as synth_cards
-from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views
+from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views, null_crops
 from vision.thresholds import choose_thresholds, scene_crops
 
 NEGATIVE = -1
@@ -70,8 +83,6 @@ def make_batch(
     classes: list[Identity], size: int, seed: int, index: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """One reproducible training batch: crops (N, 88, 64, 3) and labels (-1 = negative)."""
-    from vision.classifier import preprocess
-
     rng = random.Random(seed * 1_000_003 + index)
     weights = [c.weight for c in classes]
     crops, labels = [], []
@@ -84,9 +95,9 @@ def make_batch(
 
 
 def _loader(classes: list[Identity], steps: int, batch: int, seed: int, workers: int):  # type: ignore[no-untyped-def]
-    import torch
+    import torch  # the optional `train` extra: only while training
 
-    class Batches(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
+    class Batches(torch.utils.data.IterableDataset):
         def __iter__(self):  # type: ignore[no-untyped-def]
             info = torch.utils.data.get_worker_info()
             start, step = (info.id, info.num_workers) if info else (0, 1)
@@ -101,10 +112,10 @@ def _loader(classes: list[Identity], steps: int, batch: int, seed: int, workers:
 
 def train(classes: list[Identity], steps: int, batch: int, seed: int, workers: int):  # type: ignore[no-untyped-def]
     """Train the embedder; returns it in eval mode."""
-    import torch
-    from tqdm import tqdm
+    import torch  # the optional `train` extra: only while training
+    from tqdm import tqdm  # the `train` extra too
 
-    from vision.embedder import CosineHead, Embedder
+    from vision.embedder import CosineHead, Embedder  # imports torch
 
     torch.manual_seed(seed)
     net, head = Embedder(), CosineHead(len(classes))
@@ -124,7 +135,7 @@ def train(classes: list[Identity], steps: int, batch: int, seed: int, workers: i
 
 
 def _loss(head, emb, y):  # type: ignore[no-untyped-def]
-    import torch
+    import torch  # the optional `train` extra: only while training
 
     pos = y != NEGATIVE
     loss = torch.nn.functional.cross_entropy(head(emb[pos], y[pos]), y[pos])
@@ -137,7 +148,7 @@ def _loss(head, emb, y):  # type: ignore[no-untyped-def]
 
 def export_embedder(net, path: Path) -> None:  # type: ignore[no-untyped-def]
     """The embedder alone as ONNX: input ``image`` (N, 3, 88, 64), output ``embedding``."""
-    import torch
+    import torch  # the optional `train` extra: only while training
 
     dummy = torch.zeros(1, 3, 88, 64)
     torch.onnx.export(
@@ -153,8 +164,6 @@ def export_embedder(net, path: Path) -> None:  # type: ignore[no-untyped-def]
 
 
 def _embed(session, crops: list[np.ndarray]) -> np.ndarray:  # type: ignore[no-untyped-def]
-    from vision.classifier import preprocess
-
     parts = [
         session.run(["embedding"], {"image": preprocess(crops[i : i + 64])})[0]
         for i in range(0, len(crops), 64)
@@ -192,15 +201,6 @@ def quantize(embedder_path: Path, photo_dir: Path, seed: int) -> None:
     and with it every score (embeddings then keep a cosine of 0.9995 with the float
     model's, on the unseen ``modern`` style too). Ranges are the 99.999th percentile of
     each activation over :func:`quant_crops`."""
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        CalibrationMethod,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
-
-    from vision.classifier import preprocess
 
     crops = quant_crops(photo_dir, seed)
 
@@ -280,9 +280,6 @@ def back_bar(session, emb: np.ndarray, back: np.ndarray, truth: np.ndarray, seed
 
 def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) -> dict[str, float]:
     """Attach the default head, calibrate its thresholds on held-out crops, save it."""
-    import onnx
-    import onnxruntime as ort
-
     session = ort.InferenceSession(str(embedder_path), providers=["CPUExecutionProvider"])
     protos = default_prototypes(session, photo_dir, seed)
     rng = random.Random(seed)
@@ -325,10 +322,6 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
 def add_second_look(path: Path, photo_dir: Path) -> None:
     """Store the second look's references (the printed-card photos) and bars in the model
     at ``path``; nothing else in it changes."""
-    import onnx
-    from onnx import helper
-
-    from vision.enroll import second_look_metadata
 
     classifier = CardClassifier(path)
     images = {cid: synth_cards.card_face(cid, "photo", photo_dir) for cid in ALL_IDS}
@@ -346,8 +339,6 @@ def add_second_look(path: Path, photo_dir: Path) -> None:
 
 def _cpu_minutes() -> float:
     """CPU time of this process and its finished children (the batch makers), minutes."""
-    import resource
-
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime) / 60
@@ -386,10 +377,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def recalibrate(args: argparse.Namespace) -> int:
     """Rebuild the default head and its thresholds on the embedder already in ``--out``."""
-    import onnx
-
-    from vision.enroll import strip_head
-    from vision.model_card import write_thresholds
 
     bare = args.out.with_suffix(".embedder.onnx")
     onnx.save(strip_head(onnx.load(str(args.out))), str(bare))
@@ -403,8 +390,6 @@ def recalibrate(args: argparse.Namespace) -> int:
 
 
 def _is_quantized(path: Path) -> bool:
-    import onnx
-
     return any(n.op_type == "QuantizeLinear" for n in onnx.load(str(path)).graph.node)
 
 
@@ -414,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
         add_second_look(args.out, args.photos)
         print(f"stored the second look in {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
         return 0
-    import torch
+    import torch  # the optional `train` extra: only while training
 
     if args.calibrate_only:
         return recalibrate(args)
@@ -431,7 +416,6 @@ def run(args: argparse.Namespace) -> int:
     chosen = build_default(bare, args.photos, args.seed, args.out)
     bare.unlink()
     minutes = (time.time() - start) / 60
-    from vision.model_card import write_training
 
     write_training(args, len(classes), chosen, minutes, _cpu_minutes())
     print(

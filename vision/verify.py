@@ -108,7 +108,9 @@ def _jpeg(img: np.ndarray) -> bytes:
 def _as_stored(img: np.ndarray) -> np.ndarray:
     """A template as the model stores it (JPEG, half the bytes of lossless): the bars are
     fitted on what the looks will read back."""
-    return cv2.imdecode(np.frombuffer(_jpeg(img), np.uint8), cv2.IMREAD_GRAYSCALE)
+    stored = cv2.imdecode(np.frombuffer(_jpeg(img), np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert stored is not None  # what _jpeg just wrote always decodes
+    return stored
 
 
 def assemble(
@@ -144,9 +146,10 @@ def _templates(data: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         cv2.imdecode(data[e - n : e], cv2.IMREAD_GRAYSCALE)
         for n, e in zip(sizes, ends, strict=True)
     ]
-    if any(img is None or img.shape != tp.SIZE[::-1] for img in imgs):
+    found = [img for img in imgs if img is not None and img.shape == tp.SIZE[::-1]]
+    if len(found) != len(imgs):
         raise ValueError("a stored template is not a card template image")
-    return np.stack(imgs)
+    return np.stack(found)
 
 
 def decode(text: str) -> SecondLook:

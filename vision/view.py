@@ -39,15 +39,18 @@ class View:
         w, h = self.size
         grid = np.stack(np.meshgrid(np.arange(w), np.arange(h)), axis=-1).astype(np.float32)
         where = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), self.frame_from_view)
-        self._maps = cv2.convertMaps(where.reshape(h, w, 2), None, cv2.CV_16SC2)
+        # OpenCV's stubs lack map2=None (one two-channel map), which convertMaps accepts
+        self._maps = cv2.convertMaps(  # type: ignore[call-overload]
+            where.reshape(h, w, 2), None, cv2.CV_16SC2)
         # Arrays other modules derive from the view alone (built once per calibration).
         self.memo: dict[str, np.ndarray] = {}
 
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The top-down view (pixels outside the frame are black)."""
-        return cv2.remap(
+        out: np.ndarray = cv2.remap(  # type: ignore[call-overload]  # the maps, as above
             frame, *self._maps, interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
         )
+        return out
 
     def px(self, mm: float, axis: int) -> int:
         """Millimetres along x (axis 0) or y (axis 1) → view pixel index."""

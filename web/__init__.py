@@ -1,119 +1,27 @@
 """The phone page: a Flask app factory, a JSON API, live updates by Server-Sent Events.
 
->>> app = create_app({"TESTING": True, "TABLE_PIN": "2468"})
->>> app.config["TABLE_PIN"], app.testing
-('2468', True)
+The app talks to the running companion through :class:`web.service.Service` (the
+device passes its own in) and takes its settings as plain values in ``config``.
+
+The factory lives in :mod:`web.app` and loads on first use: the device imports
+:mod:`web.service` (the commands and updates it shares with the page) in every command,
+and loading Flask and the blueprints there would cost each of them +0.15 s of CPU
+(``import device.service``: 0.18 s without, 0.33 s with; benchmarks/import_costs.py).
 """
 
 from __future__ import annotations
 
-import json
-import secrets
-import threading
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response
-
-from device.config import defaults as device_defaults
-from device.service import Service
-from web import api, auth, errors, events, pages
-from web.auth import Limiter
-from web.document import Documents
-from web.server import Server, serve
+if TYPE_CHECKING:
+    from web.app import DEFAULTS, Server, create_app, serve
 
 __all__ = ["DEFAULTS", "Server", "create_app", "serve"]
 
-DEFAULTS: dict[str, Any] = {
-    "TABLE_PIN": None,  # None: a random 4-digit PIN (read it from app.config to print it)
-    "LOGIN_ATTEMPTS": 5,  # wrong PINs per client address…
-    "LOGIN_ATTEMPTS_TABLE": 20,  # …and from everyone together…
-    "LOGIN_WINDOW": 60.0,  # …within this many seconds
-    "CLOCK": None,  # the rate limiter's clock (tests pass a fake one)
-    "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
-    # open event streams, each holding a server thread: the device's [web] max_clients
-    "SSE_MAX_CLIENTS": device_defaults()["web"]["max_clients"],
-    "CONNECTION_LIMIT": 1000,  # open connections waitress accepts (web.server)
-    "REQUEST_TIMEOUT": 5.0,  # seconds a connection has to send a whole request
-    "IDLE_TIMEOUT": 30.0,  # seconds an idle keep-alive connection is kept
-    "ENGINE_TIMEOUT": 5.0,  # seconds to wait for the engine thread to apply a command
-    "PUBLIC_URL": None,  # the address /join encodes; None: worked out from the request
-    "LISTEN_HOST": None,  # the address the server listens on (loopback only: /join says so)
-    "MAX_CONTENT_LENGTH": 64 * 1024,
-    "SESSION_COOKIE_HTTPONLY": True,
-    "SESSION_COOKIE_SAMESITE": "Strict",
-    "PERMANENT_SESSION_LIFETIME": 12 * 3600,
-}
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
-        " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-}
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from web import app  # the measured cost above: only where the page is served
 
-
-@dataclass
-class Web:
-    """The app's own parts, kept in ``app.extensions["companion_web"]``."""
-
-    documents: Documents
-    streams: events.Streams
-    limiter: Limiter
-    cards_json: bytes
-    boot: str
-    command_lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-def create_app(config: dict[str, Any] | None = None, *, service: Service | None = None
-               ) -> Flask:
-    """Build the app: defaults, then ``config``; the service (a started one if None)."""
-    app = Flask(__name__)
-    app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
-    if config:
-        app.config.from_mapping(config)
-    _check_pin(app)
-    if service is None:
-        service = Service()
-        service.start()
-    app.extensions["companion"] = service
-    app.extensions["companion_web"] = _parts(app, service)
-    for blueprint in (pages.bp, api.bp, auth.bp, events.bp):
-        app.register_blueprint(blueprint)
-    errors.register(app)
-    app.after_request(_secure)
-    return app
-
-
-def _check_pin(app: Flask) -> None:
-    pin = app.config["TABLE_PIN"]
-    if pin is None:
-        app.config["TABLE_PIN"] = auth.new_pin()
-    elif not (isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 12):
-        raise ValueError("TABLE_PIN must be a string of 4 to 12 digits")
-
-
-def _parts(app: Flask, service: Service) -> Web:
-    cfg = app.config
-    clock = cfg["CLOCK"]
-    limiter = Limiter(int(cfg["LOGIN_ATTEMPTS"]), float(cfg["LOGIN_WINDOW"]),
-                      *(() if clock is None else (clock,)))
-    boot = secrets.token_hex(4)
-    return Web(
-        documents=Documents(service, boot=boot),
-        streams=events.Streams(service, int(cfg["SSE_MAX_CLIENTS"])),
-        limiter=limiter,
-        cards_json=json.dumps(api.cards_payload(), separators=(",", ":")).encode(),
-        boot=boot,
-    )
-
-
-def _secure(response: Response) -> Response:
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if response.mimetype == "application/json":
-        response.headers.setdefault("Cache-Control", "no-store")
-    return response
+        return getattr(app, name)
+    raise AttributeError(f"module 'web' has no attribute {name!r}")

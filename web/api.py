@@ -17,8 +17,15 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app
 
-from device.controls import BUTTONS
-from device.service import (
+from engine.board import Location
+from engine.cards import ALL_IDS
+from engine.events import Event
+from engine.tracking import LOCATION, MAX_TOLD_DEPTH, location_answer
+from web import validate, view
+from web.auth import require_table
+from web.errors import BadInput, Conflict, Rejected, Unavailable
+from web.service import (
+    BUTTONS,
     AnswerQuestion,
     Command,
     NewGame,
@@ -28,12 +35,6 @@ from device.service import (
     Undo,
     Update,
 )
-from engine.board import Location
-from engine.events import Event
-from engine.tracking import LOCATION, MAX_TOLD_DEPTH, location_answer
-from web import validate, view
-from web.auth import require_table
-from web.errors import BadInput, Conflict, Rejected, Unavailable
 from web.validate import Body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -114,6 +115,7 @@ def question() -> Response:
     body = _body()
     open_question = service().question
     if open_question is not None and open_question.kind == LOCATION:
+        assert open_question.location is not None  # a location question names one
         return _tell(body, open_question.location)
     index = body.integer("index", 0, 10_000)
     body.done()
@@ -167,18 +169,12 @@ def undo() -> Response:
 def press() -> Response:
     """Press one of the table's buttons (DIE, AUTOMA, NEXT, UNDO) from the page."""
     body = _body()
-    buttons = table_buttons()
-    button = body.choice("button", buttons, default="")
+    button = body.choice("button", BUTTONS, default="")
     body.done()
     if not button:
-        raise BadInput(f"'button' must be one of {', '.join(buttons)}")
+        raise BadInput(f"'button' must be one of {', '.join(BUTTONS)}")
     with _command_lock():
         return document(_call(Press(button, source="web")))
-
-
-def table_buttons() -> tuple[str, ...]:
-    """The table's buttons, in the order the page shows them."""
-    return tuple(BUTTONS)
 
 
 def _correction(build: Callable[[Body], Event]) -> Response:
@@ -273,6 +269,4 @@ def _call(command: Command) -> Update:
 
 def cards_payload() -> dict[str, object]:
     """The card list served by ``GET /api/cards``."""
-    from engine.cards import ALL_IDS
-
     return {"cards": [view.card_view(cid) for cid in ALL_IDS]}

@@ -22,6 +22,7 @@ from flask import Blueprint, current_app, jsonify, request, session
 from werkzeug.wrappers import Response
 
 from web.errors import Forbidden, TooManyAttempts, Unauthorized
+from web.service import BUTTONS
 from web.validate import request_body
 
 bp = Blueprint("auth", __name__, url_prefix="/api")
@@ -153,8 +154,6 @@ def logout() -> Response:
 @bp.get("/session")
 def whoami() -> Response:
     """Whether this device has the PIN, and its CSRF token if it has."""
-    from web.api import table_buttons
-
     if is_table():
-        return jsonify(authenticated=True, csrf=session.get("csrf"), buttons=table_buttons())
-    return jsonify(authenticated=False, csrf=None, buttons=table_buttons())
+        return jsonify(authenticated=True, csrf=session.get("csrf"), buttons=BUTTONS)
+    return jsonify(authenticated=False, csrf=None, buttons=BUTTONS)

@@ -13,7 +13,6 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from device.service import HandSeen, Service, Update
 from engine import narration
 from engine.endgame import hand_wanted
 from engine.errors import IllegalActionError
@@ -24,6 +23,7 @@ from engine.state import GameState, Phase
 from engine.tracking import Question
 from web import view
 from web.labels import Namer, public_cards
+from web.service import HandSeen, Service, Update
 
 # Not shown as a notice: game updates (the log says them), the camera's own reading
 # (the tracker's moves reach the log; a raw change is for the device log), and the

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from device.service import Service, Subscription, Update
 from web.document import Documents
 from web.errors import Unavailable
+from web.service import Service, Subscription, Update
 
 bp = Blueprint("events", __name__)
 CLOSE = object()  # put in a subscription's queue to end its stream

@@ -350,7 +350,7 @@ def scorepad_view(state: GameState) -> dict[str, Any] | None:
     }
 
 
-def _reasons(column: scoring.PlayerScore, step: scoring.Step) -> list[str]:
+def _reasons(column: scoring.PlayerScore, step: scoring.ScoreStep) -> list[str]:
     return [line for row in column.rows if row.step is step for line in row.lines]
 
 

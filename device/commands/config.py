@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from device import config as settings
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("config", help="show the settings in use",
@@ -20,7 +22,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def show_command(args: argparse.Namespace) -> int:
-    from device import config as settings
-
     print(settings.load(args.config).to_toml(), end="")
     return 0

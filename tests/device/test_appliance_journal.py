@@ -17,10 +17,10 @@ from runkit import companion_run, read_until, stop
 
 from device import config as settings
 from device.appliance import Appliance, StartError
+from device.hardware.voice import sentences
 from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, SPOKEN
 from device.service import Update
-from device.voice import sentences
 from web.document import Documents
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from devkit import play_until, two_player_setup
 
-from device.buttons import Buttons, GPIOError
-from device.capture import STACK_PAST_VIEW
-from device.led import ATTENTION, ERROR, READY, StatusLED, StatusLight, mode_for
+from device.hardware.buttons import Buttons, GPIOError
+from device.hardware.capture import STACK_PAST_VIEW
+from device.hardware.led import ATTENTION, ERROR, READY, StatusLED, StatusLight, mode_for
 from device.service import Press, Service, Update
 from engine.decisions import Decision, Kind
 from engine.events import Decline, DrawFromDeck

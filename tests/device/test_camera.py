@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from device.camera import (
+from device.config import load
+from device.hardware.camera import (
     CameraError,
     OpenCVCamera,
     PiCamera,
@@ -20,14 +21,13 @@ from device.camera import (
     parse_device,
     to_bgr,
 )
-from device.capture import (
+from device.hardware.capture import (
     STACK_PAST_VIEW,
     Backoff,
     CaptureLoop,
     VisionPipeline,
     past_view_message,
 )
-from device.config import load
 
 # Frame colours in BGR: blue, green, red, white, black.
 COLOURS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255), (0, 0, 0)]

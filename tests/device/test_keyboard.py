@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
-from device.keyboard import Keyboard
+from device.hardware.keyboard import Keyboard
 
 
 def test_keys_map_to_buttons_and_q_quits() -> None:

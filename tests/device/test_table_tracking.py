@@ -116,7 +116,7 @@ def test_a_phone_answer_lets_the_tracker_explain_the_view_it_was_waiting_on(
 
 
 def test_a_question_asks_for_attention_on_the_led(service: Service) -> None:
-    from device.led import ATTENTION, mode_for
+    from device.hardware.led import ATTENTION, mode_for
 
     update = service.call(CameraChanges(("change",), reading(START[0], START[1][:1], START[2],
                                                             START[3])))
@@ -124,7 +124,7 @@ def test_a_question_asks_for_attention_on_the_led(service: Service) -> None:
 
 
 def test_the_vision_pipeline_hands_on_depth_changes_too() -> None:
-    from device.capture import VisionPipeline
+    from device.hardware.capture import VisionPipeline
 
     class Scanner:
         def scan(self, frame: object) -> object:
@@ -159,9 +159,9 @@ def luna_unread(service: Service, seconds: float, *stacks: list[str]) -> None:
 
 def test_an_overdue_location_is_one_spoken_question_with_the_led_blinking(
         service: Service) -> None:
-    from device.led import ATTENTION, StatusLight
+    from device.hardware.led import ATTENTION, StatusLight
+    from device.hardware.voice import sentences
     from device.tracking import LOCATION_QUESTION
-    from device.voice import sentences
 
     modes: list[str] = []
     light = StatusLight(modes.append, asking=lambda: service.question is not None)
@@ -229,7 +229,7 @@ def _service(tracking: TableTracking) -> Service:
 
 
 def test_the_vision_pipeline_runs_queued_work_between_two_scans() -> None:
-    from device.capture import VisionPipeline
+    from device.hardware.capture import VisionPipeline
 
     seen_by_task: list[tuple[object, object]] = []
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from devkit import two_player_setup
 
-from device.capture import STACK_PAST_VIEW, past_view_message
 from device.demo import demo_setup
+from device.hardware.capture import STACK_PAST_VIEW, past_view_message
+from device.hardware.voice import Announcer, Voice, sentences
 from device.service import Update
-from device.voice import Announcer, Voice, sentences
 from engine.events import DrawFromDeck, Face, Roll
 from engine.game import Game
 from engine.state import Change, Player, Trigger, evolve

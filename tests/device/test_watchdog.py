@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from device.watchdog import Notifier, Watchdog, watchdog_interval
+from device.hardware.watchdog import Notifier, Watchdog, watchdog_interval
 
 
 @pytest.fixture

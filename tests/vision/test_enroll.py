@@ -10,8 +10,9 @@ import pytest
 
 from engine.cards import ALL_IDS
 from vision.classifier import CardClassifier, labels_path
-from vision.enroll import collect_images, enroll, save
-from vision.locate import card_image
+from vision.crop import card_image
+from vision.enroll import collect_images, enroll
+from vision.head import save
 from vision.synth import cards
 from vision.synth.crops import capture
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_IDS
-from vision import count, locate
+from vision import count, crop, locate, outlines
 from vision.count import stack_depth
 from vision.locate import View, runs
-from vision.synth import cards, scene
+from vision.synth import camera, cards, scene
 from vision.synth.scene import SceneOptions, render
 
 
@@ -72,19 +72,19 @@ def test_card_found_in_a_photo_of_one_card() -> None:
     face = cards.card_face("aja", "classic")
     photo = np.full((600, 500, 3), (60, 110, 40), np.uint8)
     photo[100:452, 120:372] = face
-    quad = locate.find_card(photo)
+    quad = crop.find_card(photo)
     assert quad is not None
     assert np.abs(quad - [[120, 100], [372, 100], [372, 452], [120, 452]]).max() < 6
-    assert locate.card_image(photo).shape == (88, 64, 3)
+    assert crop.card_image(photo).shape == (88, 64, 3)
 
 
 def test_a_card_image_with_plain_margins_is_the_card_itself() -> None:
     # Art on a plain margin looks like a card on a table; the printed name says otherwise.
     face = cards.card_face("judge", "modern")
-    assert locate.find_card(face) is None
+    assert crop.find_card(face) is None
     assert np.array_equal(
-        locate.card_image(face),
-        locate.warp_card(
+        crop.card_image(face),
+        crop.warp_card(
             face,
             np.array(
                 [[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]], [0, face.shape[0]]],
@@ -113,7 +113,7 @@ def _luna_lit_to_the_view_bottom(layout: list[str], seed: int) -> tuple[float, f
     t = truth.locations["luna"]
     errs = [
         np.abs(truth.calibration.to_pixels(q) - t.quad).max()
-        for q in locate.farther_outlines(lit, view, 2, col)
+        for q in outlines.farther_outlines(lit, view, 2, col)
     ]
     return min(errs, default=np.inf), float(np.linalg.norm(t.quad[1] - t.quad[0]))
 
@@ -186,7 +186,7 @@ def test_depth_of_a_stack_cascaded_unevenly(monkeypatch: pytest.MonkeyPatch) -> 
         cx = scene.COLUMN_MM * (column + 0.5)
         tops = scene.STACK_TOP_MM + np.concatenate([[0.0], np.cumsum(gaps)])
         return [
-            scene.rect_mm(
+            camera.rect_mm(
                 cx + rng.uniform(-3, 3),
                 top + locate.CARD_H_MM / 2,
                 locate.CARD_W_MM,

@@ -13,9 +13,10 @@ from vision import keypoints as kp
 from vision import templates as tp
 from vision import verify
 from vision.classifier import CardClassifier, Identification
-from vision.enroll import enroll, save
+from vision.crop import card_image
+from vision.enroll import enroll
+from vision.head import save
 from vision.keypoints import REF_SIZE
-from vision.locate import card_image
 from vision.photo import identify_photo, outlines
 from vision.synth import cards
 from vision.synth.crops import capture_patch, loose_photo

@@ -167,16 +167,13 @@ def test_the_factory_applies_the_test_config(app: Flask, service: Service) -> No
     assert app.config["SESSION_COOKIE_SAMESITE"] == "Strict"
 
 
-def test_without_a_service_the_factory_starts_its_own() -> None:
-    from web import create_app
+def test_the_page_defaults_match_the_device() -> None:
+    # web takes its settings as plain values (it never imports device): the default it
+    # falls back on must be the device's own
+    from device.config import defaults
+    from web import DEFAULTS
 
-    app = create_app({"TESTING": True})
-    service = app.extensions["companion"]
-    try:
-        assert service.is_alive
-        assert app.test_client().get("/api/state").json["phase"] == "setup"
-    finally:
-        service.stop()
+    assert DEFAULTS["SSE_MAX_CLIENTS"] == defaults()["web"]["max_clients"]
 
 
 def test_the_package_builds_no_app_at_import() -> None:

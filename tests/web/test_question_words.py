@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 import re
 
+from device.hardware.voice import sentences
 from device.service import Update
 from device.tracking import LOCATION_QUESTION
-from device.voice import sentences
 from engine import narration
 from engine.board import House, Location
 from engine.cards import CARDS

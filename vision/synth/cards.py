@@ -267,7 +267,8 @@ def _poster_art(h: int, w: int, rng: random.Random, caste: tuple[int, int, int])
         alpha = cv2.GaussianBlur(layer, (0, 0), rng.uniform(3, 9))[:, :, None] * 0.35
         colour = np.array([rng.randint(60, 200) for _ in range(3)], np.float32)
         img = img * (1 - alpha) + colour * alpha
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
 def _band(img: np.ndarray, y0: int, y1: int, shade: float) -> None:

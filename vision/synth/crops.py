@@ -2,7 +2,7 @@
 
 A card face is laid on a patch of table at a random camera resolution, lit, glared,
 shadowed, sleeved, blurred, noised and JPEG-compressed, then cut out through a slightly
-wrong outline (the locator's error) exactly as :func:`vision.locate.warp_card` cuts it.
+wrong outline (the locator's error) exactly as :func:`vision.crop.warp_card` cuts it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.locate import warp_card
+from vision.crop import warp_card
 from vision.synth import effects
 from vision.synth.cards import CARD_H_MM, CARD_W_MM, FACE_H, FACE_W, draw_foreign
 
@@ -65,7 +65,8 @@ def _estimate_error(corners_mm: np.ndarray, rng: random.Random) -> np.ndarray:
     scale = rng.uniform(0.95, 1.05)
     shift = np.array([rng.uniform(-3, 3), rng.uniform(-3, 3)], np.float32)
     wobble = np.array([[rng.gauss(0, 1.0), rng.gauss(0, 1.0)] for _ in range(4)], np.float32)
-    return (corners_mm - centre) * scale + centre + shift + np.clip(wobble, -3, 3)
+    out: np.ndarray = (corners_mm - centre) * scale + centre + shift + np.clip(wobble, -3, 3)
+    return out
 
 
 def _negative_face(kind: str, rng: random.Random) -> np.ndarray | None:
@@ -139,9 +140,9 @@ def _capture(
     patch = effects.table_texture(h, w, rng)
     corners = _card_corners(rng, 0.0 if clean else 2.5)
     if (side, top) != (MARGIN_MM, MARGIN_MM):  # untouched otherwise: training crops repeat
-        corners = corners + np.float32([side - MARGIN_MM, top - MARGIN_MM])
+        corners = corners + np.array([side - MARGIN_MM, top - MARGIN_MM], np.float32)
     for k, older in enumerate(under):
-        step = np.float32([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)])
+        step = np.array([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)], np.float32)
         _paste(patch, older, (corners + step) * res)
     shown = face if negative in (None, "hand") else _negative_face(negative, rng)
     if shown is not None:
@@ -188,16 +189,17 @@ def loose_photo(
     size_mm = np.array((CARD_W_MM + 2 * side, CARD_H_MM + top + bottom))
     w, h = (size_mm * res).astype(int)
     photo = effects.table_texture(h, w, rng)
-    card = _card_corners(rng, 3.0) + np.float32([side, top]) - MARGIN_MM
+    card = _card_corners(rng, 3.0) + np.array([side, top], np.float32) - MARGIN_MM
     for k, older in enumerate(under):
         _paste(
             photo,
             older,
-            (card + np.float32([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)])) * res,
+            (card + np.array([rng.uniform(-2, 2), -CASCADE_MM * (len(under) - k)],
+                             np.float32)) * res,
         )
     for k, other in enumerate(neighbours):
         away = (1 if k % 2 else -1) * (CARD_W_MM + rng.uniform(3, 10))
-        _paste(photo, other, (card + np.float32([away, rng.uniform(-10, 10)])) * res)
+        _paste(photo, other, (card + np.array([away, rng.uniform(-10, 10)], np.float32)) * res)
     _paste(photo, _sleeve(face, rng) if rng.random() < 0.3 else face, card * res)
     photo = _degrade(photo, rng, card * res)
     return _askew(photo, card * res, rng)
@@ -219,3 +221,13 @@ def _askew(
     return out, cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float32), m).reshape(
         -1, 2
     )
+
+
+NULL_KINDS = ("table", "foreign", "object")
+
+
+def null_crops(seed: int = 0, per_kind: int = 8) -> list[np.ndarray]:
+    """Simulated crops of bare table, other games' cards and objects: where the embedder
+    puts everything that is no card of its own (the head's null prototypes)."""
+    rng = random.Random(seed)
+    return [capture(None, rng, kind) for kind in NULL_KINDS for _ in range(per_kind)]

@@ -53,7 +53,8 @@ def _texture(index: int) -> np.ndarray:
         pick = rng.choice(felts) if kind == "felt" else [rng.randint(20, 220) for _ in range(3)]
         base = np.array(pick, np.float32)
         img = base + nrng.normal(0, 6 if kind == "felt" else 2, (h, w, 1)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
 def _ramp(h: int, w: int, angle: float) -> np.ndarray:
@@ -132,7 +133,7 @@ def blur(img: np.ndarray, rng: random.Random, max_sigma: float = 1.6) -> np.ndar
     """Defocus (gaussian) or a little motion blur."""
     if rng.random() < 0.25:
         n = rng.randint(3, 7)
-        kernel = np.zeros((n, n), np.float32)
+        kernel: np.ndarray = np.zeros((n, n), np.float32)
         kernel[n // 2, :] = 1 / n
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (n, n))
@@ -167,7 +168,11 @@ def noise(img: np.ndarray, rng: random.Random, max_sigma: float = 8.0) -> np.nda
 def jpeg(img: np.ndarray, rng: random.Random, quality: tuple[int, int] = (45, 95)) -> np.ndarray:
     """A JPEG round trip, as a camera stream or a saved frame would have."""
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(*quality)])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+    if not ok:
+        return img
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert decoded is not None  # what imencode just wrote always decodes
+    return decoded
 
 
 def hand_polygons(
@@ -179,7 +184,7 @@ def hand_polygons(
     so it leaves any frame.
     """
     skin = rng.choice(SKIN_BGR)
-    sleeve = tuple(rng.randint(20, 220) for _ in range(3))
+    sleeve = (rng.randint(20, 220), rng.randint(20, 220), rng.randint(20, 220))
     ux, uy = math.cos(angle), math.sin(angle)
     px, py = -uy, ux
     s = scale * rng.uniform(0.85, 1.15)

@@ -21,9 +21,10 @@ import cv2
 import numpy as np
 
 from engine.board import Location
-from vision.calibrate import MARKER_IDS, MARKER_MM, PLAY_H_MM, PLAY_W_MM, Calibration
-from vision.locate import BELOW_MM, STACK_REACH_MM
+from vision.calibrate import MARKER_IDS, PLAY_H_MM, PLAY_W_MM, Calibration
+from vision.locate import STACK_REACH_MM
 from vision.synth import effects, tables
+from vision.synth.camera import PAPER_MM, camera_homography, frame_box, paste, project, rect_mm
 from vision.synth.cards import (
     CARD_H_MM,
     CARD_W_MM,
@@ -37,7 +38,6 @@ COLUMN_MM = PLAY_W_MM / 4
 STACK_TOP_MM = 20.0
 CASCADE_MM = 14.0
 FOREIGN = "foreign-card"  # layout entry: a card from another game (the answer is unknown)
-PAPER_MM = MARKER_MM * 10 / 6
 MIN_TABLE_LEVEL = 70.0  # code plus two white cells each side
 
 
@@ -81,93 +81,6 @@ class SceneTruth:
     locations: dict[str, LocationTruth] = field(default_factory=dict)
 
 
-def camera_homography(
-    rng: random.Random, size: tuple[int, int], tilt_deg: float | None, wide: bool = False
-) -> np.ndarray:
-    """Play-area mm → pixels for a camera on the player's side, tilted up to 30°; a
-    ``wide`` lens (about 90° across) sits closer, so the far side shrinks more."""
-    w, h = size
-    tilt = math.radians(rng.uniform(0, 30) if tilt_deg is None else tilt_deg)
-    roll = math.radians(rng.uniform(-4, 4))
-    target = np.array(
-        [PLAY_W_MM / 2 + rng.uniform(-10, 10), PLAY_H_MM / 2 + 15 + rng.uniform(-8, 8), 0]
-    )
-    f = w * (rng.uniform(0.45, 0.55) if wide else rng.uniform(0.75, 0.95))
-    width, height = _extent(_look_at(target, 1000.0, tilt, roll, f, size))
-    fill = rng.uniform(0.84, 0.94)
-    scale = max(width / (fill * w), height / (fill * h))
-    return _look_at(target, 1000.0 * scale, tilt, roll, f, size)
-
-
-def _look_at(
-    target: np.ndarray, dist: float, tilt: float, roll: float, f: float, size: tuple[int, int]
-) -> np.ndarray:
-    # World: X right, Y towards the player, Z down into the table (right-handed).
-    centre = target + dist * np.array([0.0, math.sin(tilt), -math.cos(tilt)])
-    z = (target - centre) / np.linalg.norm(target - centre)
-    y = np.array([0.0, 1.0, 0.0]) - z[1] * z
-    y /= np.linalg.norm(y)
-    x = np.cross(y, z)
-    x, y = x * math.cos(roll) + y * math.sin(roll), -x * math.sin(roll) + y * math.cos(roll)
-    rot = np.stack([x, y, z])
-    k = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1]])
-    t = -rot @ centre
-    hom = k @ np.column_stack([rot[:, 0], rot[:, 1], t])
-    return hom / hom[2, 2]
-
-
-def _extent(hom: np.ndarray) -> tuple[float, float]:
-    """Pixels the scene (markers' paper and deep stacks) spans under ``hom``: width, height."""
-    pts = np.array(
-        [
-            [-PAPER_MM, -PAPER_MM],
-            [PLAY_W_MM + PAPER_MM, -PAPER_MM],
-            [PLAY_W_MM + PAPER_MM, PLAY_H_MM + BELOW_MM],
-            [-PAPER_MM, PLAY_H_MM + BELOW_MM],
-        ],
-        np.float32,
-    )
-    px = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)
-    return float(np.ptp(px[:, 0])), float(np.ptp(px[:, 1]))
-
-
-def _roi(frame: np.ndarray, quad: np.ndarray) -> tuple[int, int, int, int] | None:
-    h, w = frame.shape[:2]
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, (w, h))
-    return (int(x0), int(y0), int(x1), int(y1)) if x1 > x0 and y1 > y0 else None
-
-
-def paste(frame: np.ndarray, img: np.ndarray, quad: np.ndarray) -> None:
-    """Draw ``img`` into ``frame`` with its corners on ``quad`` (TL, TR, BR, BL pixels)."""
-    box = _roi(frame, quad)
-    if box is None:
-        return
-    x0, y0, x1, y1 = box
-    ih, iw = img.shape[:2]
-    src = np.array([[0, 0], [iw, 0], [iw, ih], [0, ih]], np.float32)
-    m = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
-    roi = frame[y0:y1, x0:x1]
-    # Transparent border: only pixels that map inside the image are written.
-    cv2.warpPerspective(
-        img, m, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT
-    )
-
-
-def _project(hom: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(pts_mm, np.float32).reshape(-1, 1, 2), hom).reshape(
-        -1, 2
-    )
-
-
-def rect_mm(cx: float, cy: float, w: float, h: float, angle_deg: float = 0.0) -> np.ndarray:
-    """Corners (TL, TR, BR, BL) of a ``w`` × ``h`` rectangle centred at (cx, cy), rotated."""
-    a = math.radians(angle_deg)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    half = np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2
-    return (half @ rot.T + (cx, cy)).astype(np.float32)
-
-
 @lru_cache(maxsize=4)
 def marker_image(marker_id: int, cell_px: int = 12) -> np.ndarray:
     """The marker on its paper: the 6-cell code and two white cells all round, BGR."""
@@ -184,7 +97,7 @@ def _draw_markers(frame: np.ndarray, hom: np.ndarray, rng: random.Random) -> Non
     corners = ((0, 0), (PLAY_W_MM, 0), (PLAY_W_MM, PLAY_H_MM), (0, PLAY_H_MM))
     for marker_id, (x, y) in zip(MARKER_IDS, corners, strict=True):
         quad = rect_mm(x, y, PAPER_MM, PAPER_MM, rng.uniform(-3, 3))
-        paste(frame, marker_image(marker_id), _project(hom, quad))
+        paste(frame, marker_image(marker_id), project(hom, quad))
 
 
 def _table(
@@ -240,15 +153,15 @@ def _placements(stack: list[str], column: int, rng: random.Random, messy: bool) 
 def _draw_card(
     frame: np.ndarray, hom: np.ndarray, face: np.ndarray, quad_mm: np.ndarray
 ) -> np.ndarray:
-    darken(frame, _project(hom, quad_mm + np.array((0.8, 1.2))), 0.6)  # the card's own drop shadow
-    quad = _project(hom, quad_mm)
+    darken(frame, project(hom, quad_mm + np.array((0.8, 1.2))), 0.6)  # the card's own drop shadow
+    quad = project(hom, quad_mm)
     paste(frame, face, quad)
     return quad
 
 
 def darken(frame: np.ndarray, quad: np.ndarray, factor: float) -> None:
     """Scale the pixels inside a convex pixel polygon by ``factor`` (in place)."""
-    box = _roi(frame, quad)
+    box = frame_box(frame, quad)
     if box is None:
         return
     x0, y0, x1, y1 = box
@@ -262,7 +175,7 @@ def _object_polys(
     centre: np.ndarray, rng: random.Random
 ) -> list[tuple[np.ndarray, tuple[int, int, int]]]:
     """A non-card object: a phone, a coaster or a notebook lying on the stack."""
-    colour = tuple(rng.randint(0, 255) for _ in range(3))
+    colour = (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
     kind = rng.choice(("phone", "coaster", "notebook"))
     if kind == "coaster":
         ang = np.linspace(0, 2 * math.pi, 32, endpoint=False)
@@ -309,7 +222,7 @@ def render(
         frame = _lamp(frame, hom, options.lamp)
     if options.capture:
         frame = _capture(frame, rng, options, _glare_spot(truth, rng))
-    corners = _project(
+    corners = project(
         hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
     )
     calib = Calibration(tuple((float(x), float(y)) for x, y in corners), source="markers")
@@ -393,7 +306,7 @@ def _covered(
         t = truth[loc.value]
         bottom = STACK_TOP_MM + CARD_H_MM
         if t.quad is not None:
-            bottom = float(_project(np.linalg.inv(hom), t.quad)[:, 1].max()) + 3
+            bottom = float(project(np.linalg.inv(hom), t.quad)[:, 1].max()) + 3
         x0 = int(COLUMN_MM * (i + 0.5) - CARD_W_MM / 2 - 4)
         region = grid[int(STACK_TOP_MM - 6) : int(bottom), max(x0, 0) : x0 + int(CARD_W_MM) + 8]
         if region.any():
@@ -404,7 +317,8 @@ def _covered(
 def _top_centre_mm(t: LocationTruth, hom: np.ndarray, column: int) -> np.ndarray:
     if t.quad is None:
         return np.array([COLUMN_MM * (column + 0.5), STACK_TOP_MM + CARD_H_MM / 2])
-    return _project(np.linalg.inv(hom), t.quad).mean(axis=0)
+    out: np.ndarray = project(np.linalg.inv(hom), t.quad).mean(axis=0)
+    return out
 
 
 def _glare_spot(truth: dict[str, LocationTruth], rng: random.Random) -> tuple[float, float] | None:
@@ -424,7 +338,7 @@ def _lamp(frame: np.ndarray, hom: np.ndarray, lamp: tuple[float, float, float]) 
     """A lamp's reflection at a fixed place on the table (x, y, radius in play-area mm):
     the table and any card under it washed out towards white."""
     x, y, r = lamp
-    centre, rim = _project(hom, np.array([[x, y], [x + r, y]], np.float32))
+    centre, rim = project(hom, np.array([[x, y], [x + r, y]], np.float32))
     radius = float(np.linalg.norm(rim - centre))
     return effects.lamp(frame, (float(centre[0]), float(centre[1])), radius)
 
@@ -470,7 +384,7 @@ def render_spread(
         frame = _lamp(frame, hom, options.lamp)
     if options.capture:
         frame = _capture(frame, rng, options, None)
-    corners = _project(
+    corners = project(
         hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
     )
     return (

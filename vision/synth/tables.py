@@ -52,7 +52,8 @@ def _seen(hom: np.ndarray, size: tuple[int, int]) -> tuple[tuple[float, float], 
     return x, y
 
 
-def _coords(shape: tuple[int, int], origin: tuple[float, float], angle: float) -> tuple:
+def _coords(shape: tuple[int, int], origin: tuple[float, float], angle: float
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Millimetre coordinates (u across, v along) of every texture pixel, turned ``angle``."""
     ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32) / PX_PER_MM
     xs += origin[0]
@@ -92,7 +93,8 @@ def gingham(shape: tuple[int, int], origin: tuple[float, float], rng: random.Ran
     # Threads and a few soft wrinkles in the cloth.
     img *= (1 + 0.06 * _smooth_noise(shape, 80 * PX_PER_MM, nrng))[:, :, None]
     img += nrng.normal(0, 5, (*shape, 1)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
 def planks(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
@@ -120,7 +122,8 @@ def planks(shape: tuple[int, int], origin: tuple[float, float], rng: random.Rand
     seam = (across < seam_w / 2) | (np.minimum(along, joint_len - along) < seam_w / 2)
     img[seam] *= rng.uniform(0.25, 0.5)
     img += nrng.normal(0, 3, (*shape, 1)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
 def playmat(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:

@@ -14,6 +14,7 @@ import termios
 import threading
 import tty
 from collections.abc import Callable
+from typing import Any
 
 from device.controls import KEYS
 
@@ -28,7 +29,7 @@ class Keyboard:
         self.fd = fd
         self.on_button = on_button
         self.on_quit = on_quit
-        self._saved: list[object] | None = None
+        self._saved: list[Any] | None = None  # termios attributes, as tcgetattr gives them
         self._wake_r, self._wake_w = os.pipe()  # wakes the reader for close()
         self._thread: threading.Thread | None = None
 

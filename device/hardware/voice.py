@@ -14,7 +14,7 @@ import subprocess
 import threading
 from collections.abc import Callable, Sequence
 
-from device.capture import STACK_PAST_VIEW
+from device.hardware.capture import STACK_PAST_VIEW
 from device.recovery import JOURNAL_NOTICE, SPOKEN
 from device.reference import CALIBRATE
 from device.service import Update

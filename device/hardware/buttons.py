@@ -32,7 +32,7 @@ class GPIOError(RuntimeError):
 def quiet_fallbacks() -> Iterator[None]:
     """Hide gpiozero's warnings as it tries one pin driver after another (expected off a
     Pi; the final failure says what matters)."""
-    from gpiozero.exc import PinFactoryFallback
+    from gpiozero.exc import PinFactoryFallback  # gpiozero: see Buttons
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PinFactoryFallback)
@@ -45,6 +45,8 @@ class Buttons:
     def __init__(self, pins: Mapping[str, int], on_press: Callable[[str], None], *,
                  bounce_time: float = 0.05, undo_hold: float = 2.0,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+        # gpiozero only where there are buttons: it costs +0.05 s of CPU to import
+        # (benchmarks/import_costs.py) and the demo, on the keyboard, never uses it
         from gpiozero import Button
         from gpiozero.exc import BadPinFactory, GPIOZeroError
 

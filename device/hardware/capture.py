@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from device.camera import Camera, CameraError
+from device.hardware.camera import Camera, CameraError
 from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from engine.board import Location
+from vision.locate import hides_stack_foot
 
 log = logging.getLogger("companion.capture")
 
@@ -154,7 +155,7 @@ class CaptureLoop:
                 log.debug("closing the camera failed", exc_info=True)
 
 
-STACK_PAST_VIEW = "stack-past-view"  # the notice's kind (spoken by device.voice)
+STACK_PAST_VIEW = "stack-past-view"  # the notice's kind (spoken by device.hardware.voice)
 
 
 def past_view_message(location: str) -> str:
@@ -164,8 +165,6 @@ def past_view_message(location: str) -> str:
 
 
 def _hides_stack_foot(reason: str) -> bool:
-    from vision.locate import hides_stack_foot  # vision loads lazily, as the scanner does
-
     return hides_stack_foot(reason)
 
 

@@ -11,7 +11,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from device.capture import STACK_PAST_VIEW
+from device.hardware.buttons import quiet_fallbacks
+from device.hardware.capture import STACK_PAST_VIEW
 from device.reference import CALIBRATE
 from device.service import Update
 from device.tracking import LOCATION_QUESTION
@@ -71,9 +72,7 @@ class StatusLED:
     """A single LED on ``pin`` (BCM) showing a mode."""
 
     def __init__(self, pin: int, *, pin_factory: Any = None) -> None:
-        from gpiozero import LED
-
-        from device.buttons import quiet_fallbacks
+        from gpiozero import LED  # only where there is an LED: see Buttons
 
         with quiet_fallbacks():
             self.led = LED(pin, pin_factory=pin_factory)

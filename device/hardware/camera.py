@@ -22,6 +22,9 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision.synth import scene
+from vision.synth.cards import FACE_DOWN
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
@@ -195,8 +198,6 @@ class SyntheticCamera:
 
     def __init__(self, layout: Callable[[], Layout], *, size: tuple[int, int] = (1280, 960),
                  seed: int = 0, tilt_deg: float = 12.0) -> None:
-        from vision.synth import scene
-
         self._scene = scene
         self._layout = layout
         self._options = scene.SceneOptions(size=size, tilt_deg=tilt_deg, glare=0.0)
@@ -208,7 +209,8 @@ class SyntheticCamera:
     def read(self) -> np.ndarray:
         key = _layout_key(self._layout())
         if key != self._key or self._frame is None:
-            self._frame, _ = self._scene.render(dict(key), random.Random(self._seed),
+            self._frame, _ = self._scene.render({name: list(cards) for name, cards in key},
+                                                random.Random(self._seed),
                                                 self._options)
             self._key = key
             self.renders += 1
@@ -219,8 +221,6 @@ class SyntheticCamera:
 
 
 def _layout_key(layout: Layout) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    from vision.synth.cards import FACE_DOWN
-
     return tuple((str(loc), tuple(card or FACE_DOWN for card in stack))
                  for loc, stack in layout.items())
 
