@@ -19,6 +19,7 @@ from engine.board import Location
 from engine.events import GainFrom, Lead
 from engine.setup import new_game
 
+pytestmark = pytest.mark.xdist_group("recording")  # one worker films `scripted` once
 MODEL = Path(__file__).resolve().parents[2] / "models"
 
 

@@ -22,6 +22,7 @@ from vision.synth.crops import capture_patch, loose_photo
 
 CARDS = ("aja", "sevro", "eo", "judge", "holiday", "virga")
 STYLE = "poster"  # held out of training: a 64 x 88 crop tells its cards apart poorly
+pytestmark = pytest.mark.xdist_group("verify")  # one worker enrols `small` once (~5 CPU s)
 
 
 @pytest.fixture(scope="module")
