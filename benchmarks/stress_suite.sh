@@ -5,11 +5,14 @@
 # (user + sys) the run used, pytest's summary) and a tally; exits 1 if any run failed.
 # A failure here is a bug to fix, never to retry.
 #
-#   bash benchmarks/stress_suite.sh [RUNS] [CLONE_DIR]     (defaults: 20, /tmp/stress-clone)
+#   bash benchmarks/stress_suite.sh [RUNS] [CLONE_DIR]    (defaults: 20, ../stress-clone)
+#
+# The clone sits beside this repository by default, so that the tests that read
+# ../shared find it there as they do here (elsewhere they skip).
 set -uo pipefail
 runs=${1:-20}
-clone=${2:-/tmp/stress-clone}
 repo=$(cd "$(dirname "$0")/.." && pwd)
+clone=${2:-$(dirname "$repo")/stress-clone}
 
 rm -rf "$clone"
 git clone -q "$repo" "$clone" || exit 2
