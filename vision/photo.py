@@ -25,6 +25,10 @@ OUTLINES = 3  # edge-based outlines tried, best supported first
 WHOLE_LEAD = 2.0
 MIN_WIDTH = 0.5  # a card in a photo of it: at least this share of the shorter side wide
 NEAR_DEG = 12.0  # a segment this close to the card's axes counts as one of its edges
+# A photo this many times longer than wide is a strip, not a card: searching it would
+# scale its shorter side up to WORK_SIDE (a 1 x 4000 strip became 320 x 1,280,000 pixels:
+# 13 s and GBs of memory to answer "unknown").
+MAX_ASPECT = 8.0
 
 
 def identify_photo(classifier: CardClassifier, photo: np.ndarray) -> Identification:
@@ -36,8 +40,10 @@ def identify_photo(classifier: CardClassifier, photo: np.ndarray) -> Identificat
     only when the photo is the card itself. When none is named, the second look searches
     around each outline in turn, then where the mean card's layout shows best
     (:meth:`vision.templates.Templates.places`)."""
-    quads = outlines(photo)
     h, w = photo.shape[:2]
+    if max(h, w) > MAX_ASPECT * min(h, w):
+        return Identification(None, 0.0, 0.0)
+    quads = outlines(photo)
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     crops = [warp_card(photo, q, classifier.input_size) for q in [*quads, whole]]
     idents = classifier.identify(crops)

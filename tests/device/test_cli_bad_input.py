@@ -34,7 +34,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
-FUZZ = settings(max_examples=80, deadline=None, database=None,
+# Examples: the Hypothesis profile (tests/conftest.py): 40 in the suite, 400 thorough.
+FUZZ = settings(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -137,7 +138,7 @@ def test_image_commands_refuse_random_and_broken_bytes(folder: Path, command: st
     enroll = folder / "enroll"
     enroll.mkdir(exist_ok=True)
 
-    @settings(max_examples=100, deadline=None, database=None)
+    @settings(deadline=None, database=None)  # examples: the profile
     @given(data=image_bytes(VALID_JPEG))
     def check(data: bytes) -> None:
         image = write(enroll / "virga.jpg", data)

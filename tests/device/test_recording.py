@@ -19,6 +19,7 @@ from engine.events import GainFrom, Lead
 from engine.setup import new_game
 from engine.tracking.script import write_script
 
+pytestmark = pytest.mark.xdist_group("recording")  # one worker films `scripted` once
 MODEL = Path(__file__).resolve().parents[2] / "models"
 
 

@@ -17,6 +17,7 @@ from vision.synth import cards
 from vision.synth.crops import capture
 
 CARDS = ("aja", "sevro", "eo", "judge", "holiday", "virga", "dr-virany", "the-jackal")
+pytestmark = pytest.mark.xdist_group("enroll")  # one worker enrols `modern` once (~5 CPU s)
 
 
 @pytest.fixture(scope="module")

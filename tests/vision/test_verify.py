@@ -23,6 +23,7 @@ from vision.synth.crops import capture_patch, loose_photo
 
 CARDS = ("aja", "sevro", "eo", "judge", "holiday", "virga")
 STYLE = "poster"  # held out of training: a 64 x 88 crop tells its cards apart poorly
+pytestmark = pytest.mark.xdist_group("verify")  # one worker enrols `small` once (~5 CPU s)
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +155,17 @@ def test_a_photo_of_a_card_not_enrolled_is_unknown(small: CardClassifier) -> Non
     for card in ("lorn", "cassius"):
         photo, _quad = loose_photo(cards.card_face(card, STYLE), rng)
         assert identify_photo(small, photo).card is None
+
+
+def test_a_strip_is_unknown_without_a_search(classifier: CardClassifier,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1 x 4000 strip holds no card; searching it once took 13 s and GBs of memory."""
+    def no_search(_: np.ndarray) -> list[np.ndarray]:
+        raise AssertionError("a strip was searched for outlines")
+
+    monkeypatch.setattr("vision.photo.outlines", no_search)
+    for shape in ((1, 4000, 3), (4000, 3, 3)):
+        assert identify_photo(classifier, np.zeros(shape, np.uint8)).card is None
 
 
 def test_photo_outlines_are_card_shaped() -> None:

@@ -28,6 +28,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.xdist_group("browser"),  # one worker launches the module's chromium once
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
