@@ -8,7 +8,7 @@ The APIs other parts build on:
   ``empty``, ``card``, ``occluded``, ``face_down``, ``unknown``. Results are pure; the
   scanner keeps only the calibration, re-detecting the ArUco markers every
   ``redetect_every`` scans so a bumped camera recovers.
-* :class:`vision.stabilize.Stabilizer` ``.update(reading, t_seconds) -> list[Change]``
+* :class:`vision.stabilize.Stabilizer` ``.update(reading, t_seconds) -> list[StableChange]``
   (``added``, ``removed``, ``replaced``, ``occluded``, ``cleared``) and ``.state``.
 * :func:`vision.synth.scene.render` ``(layout, rng, SceneOptions(...)) -> (frame, truth)``
   draws a table frame (1280×960 by default) from ``{location: [card ids oldest first]}``;

@@ -14,19 +14,28 @@ can be told from a hand passing over it. Pure logic: time is passed in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from statistics import median
 
 from engine.board import Location
 from vision.scanner import LocationReading, TableReading
 
-KINDS = ("added", "removed", "replaced", "occluded", "cleared")
+
+class Shift(StrEnum):
+    """What a stable change did to a location (a string, as the journal and logs print it)."""
+
+    ADDED = "added"
+    REMOVED = "removed"
+    REPLACED = "replaced"
+    OCCLUDED = "occluded"
+    CLEARED = "cleared"
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
-    """A stable change at one location."""
+class StableChange:
+    """A stable change at one location (the engine's ``state.Change`` is a game's)."""
 
-    kind: str  # one of KINDS
+    kind: Shift
     location: str
     old_top: str | None
     new_top: str | None
@@ -82,7 +91,7 @@ class Stabilizer:
         """The stable state of every location (a copy)."""
         return dict(self._stable)
 
-    def update(self, reading: TableReading, t: float) -> list[Change]:
+    def update(self, reading: TableReading, t: float) -> list[StableChange]:
         """Feed one frame's reading taken at ``t`` seconds; returns the changes it settles."""
         changes = []
         if self._first is None:
@@ -107,7 +116,7 @@ class Stabilizer:
         if unread != stable.unread_for:
             self._stable[name] = replace(stable, unread_for=unread)
 
-    def _update_one(self, name: str, r: LocationReading | None, t: float) -> Change | None:
+    def _update_one(self, name: str, r: LocationReading | None, t: float) -> StableChange | None:
         if r is None or r.state == "unknown":
             return None
         if r.state == "occluded":
@@ -122,7 +131,7 @@ class Stabilizer:
             return self._commit(name, cand, t)
         return None
 
-    def _occluded(self, name: str, t: float, reason: str = "") -> Change | None:
+    def _occluded(self, name: str, t: float, reason: str = "") -> StableChange | None:
         self._candidate[name] = None  # the table is not still: start settling afresh
         since = self._covered[name]
         if since is None:
@@ -132,11 +141,11 @@ class Stabilizer:
         if self._reported[name] or t - since < self.occluded_after_s:
             return None
         self._reported[name] = True
-        return Change(
-            "occluded", name, old.top, old.top, old.depth, old.depth, t, "occluded", reason
+        return StableChange(
+            Shift.OCCLUDED, name, old.top, old.top, old.depth, old.depth, t, "occluded", reason
         )
 
-    def _commit(self, name: str, cand: _Candidate, t: float) -> Change | None:
+    def _commit(self, name: str, cand: _Candidate, t: float) -> StableChange | None:
         old = self._stable[name]
         state, top = cand.key
         depth = int(median(cand.depths[-self.min_frames * 3 :]))
@@ -149,25 +158,27 @@ class Stabilizer:
         kind = _kind(old, state, top, depth)
         history = _history(old.history, kind, top)
         self._stable[name] = LocationState(state, top, depth, t, history)
-        return Change(kind, name, old.top, top, depth, old.depth, t, state)
+        return StableChange(kind, name, old.top, top, depth, old.depth, t, state)
 
 
-def _kind(old: LocationState, state: str, top: str | None, depth: int) -> str:
+def _kind(old: LocationState, state: str, top: str | None, depth: int) -> Shift:
     """Name the change from ``old`` to the newly settled (state, top, depth)."""
     if state == "empty":
-        return "cleared"
+        return Shift.CLEARED
     if old.state in ("unknown", "empty"):
-        return "added"
+        return Shift.ADDED
     if (len(old.history) >= 2 and old.history[-2] == top) or depth < old.depth:
-        return "removed"
-    return "added" if depth > old.depth else "replaced"
+        return Shift.REMOVED
+    return Shift.ADDED if depth > old.depth else Shift.REPLACED
 
 
-def _history(history: tuple[str | None, ...], kind: str, top: str | None) -> tuple[str | None, ...]:
-    if kind == "cleared":
+def _history(
+    history: tuple[str | None, ...], kind: Shift, top: str | None
+) -> tuple[str | None, ...]:
+    if kind is Shift.CLEARED:
         return ()
-    if kind == "removed":
+    if kind is Shift.REMOVED:
         return (*history[:-1],) if history[-2:-1] == (top,) else (*history[:-1], top)
-    if kind == "replaced":
+    if kind is Shift.REPLACED:
         return (*history[:-1], top)
     return (*history, top)
