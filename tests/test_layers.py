@@ -85,7 +85,7 @@ def test_the_walk_sees_function_level_and_relative_imports() -> None:
 LAZY_ANYWHERE = {"picamera2", "lgpio", "gpiozero", "gpiozero.exc", "torch", "tqdm",
                  "vision.embedder"}
 LAZY_FILES = {
-    # every command's start: `companion --help` costs 0.09 s, these +0.05-0.50 s
+    # every command's start: `companion --help` costs 0.10 s, these +0.05-0.50 s
     "device/commands/automa.py", "device/commands/cards.py", "device/commands/demo.py",
     "device/commands/replay.py", "device/commands/simulate.py", "device/commands/table.py",
     "device/inputs.py",

@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=run)
 
 
-# The pipeline is imported inside the handlers: on top of `companion --help` (0.09 s of
+# The pipeline is imported inside the handlers: on top of `companion --help` (0.10 s of
 # CPU) device.recording would add 0.31 s to every command's start, device.appliance 0.50 s,
 # engine.game 0.11 s and engine.state alone 0.05 s (benchmarks/import_costs.py).
 def run(args: argparse.Namespace) -> int:

@@ -57,7 +57,7 @@ from engine.schema import Boolean, Integer, SchemaError, Spec
 from engine.table import AutomaInfo, Choice, Seat, StackCard, Table, _check_choice_fits
 
 # engine.scoring and engine.finale load the rules: +0.04 s of CPU on every command's
-# start (`companion --help` 0.09 s; benchmarks/import_costs.py), so only `score` pays.
+# start (`companion --help` 0.10 s; benchmarks/import_costs.py), so only `score` pays.
 if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
 
