@@ -30,6 +30,8 @@ import numpy as np
 from engine.board import LOCATIONS
 from engine.tracking import Seen, Shown, TableView, Unread
 from engine.tracking.script import Layout, Moment
+from vision.synth import effects, scene
+from vision.synth.cards import FACE_DOWN
 
 SETTLED = frozenset(Shown)  # stable states the tracker can use
 
@@ -127,8 +129,6 @@ class ScriptedCamera:
 
     def _frame(self, layout: Layout, hands: tuple[str, ...], covered: tuple[str, ...],
                k: int) -> np.ndarray:
-        from vision.synth import effects
-
         rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
         gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
         frame = cv2.convertScaleAbs(self._scene(layout, hands, covered), alpha=gain)
@@ -144,9 +144,6 @@ class ScriptedCamera:
         key = (layout, hands, covered)
         if self._last is not None and self._last[0] == key:
             return self._last[1]
-        from vision.synth import scene
-        from vision.synth.cards import FACE_DOWN
-
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
                   for loc, stack in zip(LOCATIONS, layout, strict=True)}
         # A table kind or a lamp only when asked for, so the scene's defaults stay so.

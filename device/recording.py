@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from device.perception import ScriptedCamera, view_from_stable
 from device.service import AnswerQuestion, CameraChanges, NewGame, Play, Press, Service, Undo
 from device.tracking import TableTracking
@@ -68,8 +70,6 @@ class Recorder:
         (self.folder / "game.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
 
     def frame(self, frame: Any) -> None:
-        import cv2
-
         self._frames += 1
         name = f"frames/{self._frames:06d}.jpg"
         cv2.imwrite(str(self.folder / name), frame, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
@@ -100,8 +100,6 @@ class Recorder:
 
 def write_scripted(script: Script, folder: str | Path, camera: ScriptedCamera) -> Path:
     """Film a scripted game into a game folder (frames rendered by the scene generator)."""
-    import cv2
-
     out = Path(folder)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     game = {"format": FORMAT, "setup": to_dict(script.tracked_setup), "seed": script.seed,
@@ -248,8 +246,6 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
 
 def _frame(folder: GameFolder, item: dict[str, Any], scanner: Any, stabilizer: Any,
            svc: Service, last: Any, outcome: Outcome) -> Any:
-    import cv2
-
     frame = cv2.imread(str(folder.path / item["frame"]))
     if frame is None:
         raise RecordingError(f"{folder.path / item['frame']}: not an image")

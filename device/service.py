@@ -24,10 +24,11 @@ from typing import Any, Protocol, cast
 
 from device import controls
 from device.journal import Journal
-from engine.endgame import hand_wanted
+from engine.endgame import final_table, hand_wanted
 from engine.errors import IllegalActionError
 from engine.events import Event, Setup
 from engine.game import Game
+from engine.scoring import score
 from engine.state import GameState
 from engine.tracking import Question
 from web.service import AnswerQuestion as AnswerQuestion  # the page's vocabulary, ours too
@@ -450,11 +451,8 @@ def _describe(change: Any) -> str:
     return f"{change.location}: {words.get(change.kind, change.kind)}"
 
 
-def final_scores(state: GameState) -> Any:
+def final_scores(state: GameState) -> dict[str, Any]:
     """The scorepad's totals and winners of a finished game, as JSON-able data."""
-    from engine.endgame import final_table
-    from engine.scoring import score
-
     sheet = score(final_table(state))
     return {"players": [{"name": p.name, "total": p.total} for p in sheet.players],
             "winners": list(sheet.winners)}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine import automa as her
+from engine import finale
 from engine.board import Location
 from engine.cards import CARDS
 from engine.decisions import Decision, Kind
@@ -47,6 +48,7 @@ from engine.events import (
     SetTokens,
     Setup,
 )
+from engine.rules import apply
 from engine.state import Change, GameState, Slot
 from engine.wording import (  # the event renderer, re-exported for narration's callers
     BONUSES as BONUSES,
@@ -202,8 +204,6 @@ def slot_text(slot: Slot | None, names: Names = printed) -> str:
 
 def _resolve_text(event: Resolve, state: GameState) -> str:
     """An end-of-game ability's option, as the finale words it (printed names already)."""
-    from engine import finale
-
     decision = finale.decision(state.finale) if state.finale is not None else None
     if decision is None or not 0 <= event.index < len(decision.options):
         return f"End-of-game option {event.index + 1}"
@@ -465,8 +465,6 @@ def _her_confirm(state: GameState, seat: int) -> Event | None:
 
 
 def _ahead(state: GameState, seat: int, card: int) -> list[AutomaStep]:
-    from engine.rules import apply
-
     steps: list[AutomaStep] = []
     while (option := _her_confirm(state, seat)) is not None and _her_card(state) == card:
         steps.append(AutomaStep(option, StepStatus.NEXT if steps else StepStatus.NOW))
@@ -562,8 +560,6 @@ def reading_text(reading: Reading, start: GameState, who: int | None = None,
 
 def moves_text(events: Sequence[Event], start: GameState, names: Names = printed) -> str:
     """A few moves played from ``start``, as one sentence without its subject."""
-    from engine.rules import apply
-
     parts, state = [], start
     for event in events:
         parts.append(_move(event, state, names))

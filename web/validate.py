@@ -14,6 +14,8 @@ from typing import Any
 
 from flask import request
 
+from engine import automa
+from engine.abilities.primitives import MULTIPLAYER_VARIANT
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, LOCATIONS, House, Location
 from engine.cards import CARDS
 from engine.events import (
@@ -30,6 +32,7 @@ from engine.events import (
     SetTokens,
     Setup,
 )
+from engine.rulings import PLAY_SETTINGS, SELF_BANISH_ALONE
 from engine.schema import (
     Field,
     Integer,
@@ -382,9 +385,6 @@ def _priorities(body: Body) -> dict[str, Any] | list[Any] | None:
 
 
 def _variants(body: Body) -> tuple[str, ...]:
-    from engine.abilities.primitives import MULTIPLAYER_VARIANT
-    from engine.rulings import SELF_BANISH_ALONE
-
     allowed = (MULTIPLAYER_VARIANT, "automa-variant", SELF_BANISH_ALONE)
     raw = body.array("variants", optional=True) or []
     for value in raw:
@@ -396,8 +396,6 @@ def _variants(body: Body) -> tuple[str, ...]:
 def _solo(seat: SeatSpec, locations: list[list[str | None]], first: int | None, level: int,
           priorities: Any, parity: str | None, variants: tuple[str, ...],
           rng: random.Random) -> Setup:
-    from engine import automa
-
     cores = [CARDS[c].core for s in locations for c in s if c is not None]
     if parity is None and len(cores) < sum(len(s) for s in locations):
         raise BadInput("name all eight setup cards in 'locations', or give 'parity' "
@@ -413,8 +411,6 @@ def _solo(seat: SeatSpec, locations: list[list[str | None]], first: int | None, 
         raise BadInput("'first': 0 if you go first, 1 if Au Toma does")
     start = 0 if apollo else first
     assert start is not None
-    from engine.rulings import PLAY_SETTINGS
-
     rulings = tuple(v for v in variants if v in PLAY_SETTINGS.values())
     return automa.tracked_solo_game(seat.name, seat.house, locations, first=start,
                                     automa=her, variants=rulings)

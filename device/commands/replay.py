@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from typing import Any
 
@@ -34,6 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=run)
 
 
+# The pipeline is imported inside the handlers: on top of `companion --help` (0.10 s of
+# CPU) device.recording would add 0.31 s to every command's start, device.appliance 0.50 s,
+# engine.game 0.11 s and engine.state alone 0.05 s (benchmarks/import_costs.py).
 def run(args: argparse.Namespace) -> int:
     from device.recording import GameFolder, replay
 
@@ -62,8 +66,6 @@ def _vision(model: str | None, corners: Any) -> tuple[Any, Any]:
 
 
 def _service(seed: int, journal_path: str | None) -> Any:
-    import random
-
     from device.journal import Journal
     from device.service import Service
     from engine.game import Game

@@ -44,15 +44,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from device.cli import UsageError
 from device.inputs import brief, clip, read_json, show
+from engine.board import House, Location
+from engine.cards import CARDS, Color, check_id
+from engine.rulings import Rulings, setting_names, summary
 from engine.schema import Boolean, Integer, SchemaError, Spec
+from engine.table import AutomaInfo, Choice, Seat, StackCard, Table, _check_choice_fits
 
+# engine.scoring and engine.finale load the rules: +0.04 s of CPU on every command's
+# start (`companion --help` 0.10 s; benchmarks/import_costs.py), so only `score` pays.
 if TYPE_CHECKING:
     from engine.scoring import ScoreSheet
-    from engine.table import Choice, Seat, StackCard, Table
 
 _PLAYER_KEYS = {"name", "house", "helium", "influence", "fleet", "sovereign", "hand",
                 "choices", "automa", "hacker"}
@@ -80,8 +87,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _epilog() -> str:
-    from engine.rulings import Rulings, setting_names, summary
-
     settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {summary(n)}"
                          for n in setting_names())
     return ("GAME.json and the --json output are described in docs/score.md; optional "
@@ -121,12 +126,8 @@ def load(path: str) -> dict[str, Any]:
     return data
 
 
-def parse_rulings(items: list[str]) -> Any:
+def parse_rulings(items: list[str]) -> Rulings:
     """``NAME=true|false`` settings over the defaults."""
-    from dataclasses import replace
-
-    from engine.rulings import Rulings, setting_names
-
     rulings = Rulings()
     for item in items:
         name, _, value = item.partition("=")
@@ -143,8 +144,6 @@ def parse_table(data: dict[str, Any], *, resolving: bool = False) -> tuple[Table
 
     :raises ValueError: naming the first problem.
     """
-    from engine.table import Table
-
     _no_unknown_keys(data, _TOP_KEYS, "the game")
     players = data.get("players")
     if not isinstance(players, list) or not players:
@@ -181,9 +180,6 @@ def _no_unknown_keys(obj: dict[str, Any], known: set[str], what: str) -> None:
 
 
 def _seat(raw: Any, k: int, resolving: bool) -> tuple[Seat, str | None]:
-    from engine.cards import CARDS
-    from engine.table import AutomaInfo, Seat
-
     if not isinstance(raw, dict):
         raise UsageError(f"player {k + 1} must be a JSON object")
     for key in _REQUIRED:
@@ -224,8 +220,6 @@ def _checked(spec: Spec, value: Any, what: str) -> Any:
 
 
 def _card_list(value: Any, what: str) -> list[str]:
-    from engine.cards import CARDS
-
     if not isinstance(value, list):
         raise UsageError(f"{what} must be a list of card ids")
     for cid in value:
@@ -234,9 +228,7 @@ def _card_list(value: Any, what: str) -> list[str]:
     return list(value)
 
 
-def _house(value: Any, who: str) -> Any:
-    from engine.board import House
-
+def _house(value: Any, who: str) -> House | None:
     if value is None:
         return None
     try:
@@ -260,9 +252,6 @@ def _automa(value: Any, who: str, info: Any) -> Any:
 def _choices(value: Any, who: str, hand: list[str]) -> tuple[Choice, ...]:
     """Declared choices; one for a card not in hand is checked, then left out (the
     contract's own example declares one)."""
-    from engine.cards import Color, check_id
-    from engine.table import Choice, _check_choice_fits
-
     if value is None:
         return ()
     if not isinstance(value, dict):
@@ -289,8 +278,6 @@ def _choices(value: Any, who: str, hand: list[str]) -> tuple[Choice, ...]:
 
 
 def _locations(value: Any) -> tuple[tuple[StackCard, ...], ...]:
-    from engine.board import Location
-
     if value is None:
         return ((), (), (), ())
     if not isinstance(value, dict):
@@ -303,9 +290,6 @@ def _locations(value: Any) -> tuple[tuple[StackCard, ...], ...]:
 
 
 def _stack(value: Any, name: str) -> tuple[StackCard, ...]:
-    from engine.cards import check_id
-    from engine.table import StackCard
-
     if not isinstance(value, list):
         raise UsageError(f"location {name} must be a list of card ids, oldest first")
     out = []
@@ -344,25 +328,21 @@ def _check_hacker(table: Table, hacker: dict[int, str]) -> None:
 
 # ---- --resolve -------------------------------------------------------------------------
 
-def _resolve(table: Table, hacker: dict[int, str], rulings: Any,
+def _resolve(table: Table, hacker: dict[int, str], rulings: Rulings,
              seed: int) -> tuple[Table, list[str]]:
-    import random
-
-    from engine import finale
+    from engine.finale import begin, decision, resolve
 
     rng = random.Random(seed)
-    f = finale.begin(table)
-    while (d := finale.decision(f, rulings)) is not None:
+    f = begin(table)
+    while (d := decision(f, rulings)) is not None:
         best = d.options[0]
         if best.needs_reveal:
             best = _observed(best, hacker, d.ability)
-        f = finale.resolve(f, best, rng)
+        f = resolve(f, best, rng)
     return f.table, [o.text() for o in f.log]
 
 
 def _observed(option: Any, hacker: dict[int, str], ability: str) -> Any:
-    from engine.cards import CARDS
-
     if ability == "hacker" and option.seat in hacker:
         return option.with_revealed([hacker[option.seat]])
     name = CARDS[ability].name
@@ -451,8 +431,6 @@ def _abilities_in_hand(table: Table) -> bool:
 
 
 def _choice_lines(sheet: ScoreSheet) -> list[str]:
-    from engine.cards import CARDS
-
     out = []
     for p in sheet.players:
         parts = []
