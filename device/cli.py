@@ -3,7 +3,7 @@
 Each command group lives in its own module under :mod:`device.commands` and exposes
 ``register(subparsers)``. Heavy imports (OpenCV, onnxruntime, Flask) happen inside
 the handlers, so ``companion score`` starts in a fraction of a second: ``companion --help``
-costs 0.09 s of CPU, and the figure beside each such import is what it would add to
+costs 0.10 s of CPU, and the figure beside each such import is what it would add to
 every command's start (``benchmarks/import_costs.py``).
 
 Exit status: 0 on success, 2 for bad input (one clear line on stderr), 1 otherwise.
