@@ -36,7 +36,8 @@ Hacker needs ``"deck"`` or ``"hacker"``; Psychologist's random card and Online
 Gambler's reshuffle use ``--seed``.
 
 Exit status 2, with one line naming the problem, for bad input: malformed JSON, a
-missing field, an unknown card id, house or setting, a card in two places, negative
+missing field, an unknown card id, house or setting, a setting read only during play
+(``self_banish_needs_gain``: it cannot change a final score), a card in two places, negative
 tokens, Fleet or Influence above 10, or a choice that does not fit the card.
 """
 
@@ -80,10 +81,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _epilog() -> str:
-    from engine.rulings import Rulings, setting_names, summary
+    from engine.rulings import Rulings, summary
 
     settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {summary(n)}"
-                         for n in setting_names())
+                         for n in _score_settings())
     return ("GAME.json and the --json output are described in docs/score.md; optional "
             "extensions:\nlocation entries {\"card\": id, \"face_down\": true}, \"hacker\": "
             "id on a player,\n\"first_player\" and \"deck\" (for --resolve). Example: "
@@ -125,17 +126,27 @@ def parse_rulings(items: list[str]) -> Any:
     """``NAME=true|false`` settings over the defaults."""
     from dataclasses import replace
 
-    from engine.rulings import Rulings, setting_names
+    from engine.rulings import PLAY_SETTINGS, Rulings, setting_names
 
     rulings = Rulings()
     for item in items:
         name, _, value = item.partition("=")
         if name not in setting_names():
-            raise UsageError(f"unknown ruling {name!r} (known: {', '.join(setting_names())})")
+            raise UsageError(f"unknown ruling {name!r} (known: {', '.join(_score_settings())})")
+        if name in PLAY_SETTINGS:  # accepting it would print a score it did not touch
+            raise UsageError(f"ruling {name} is read during play and cannot change a final "
+                             f"score (score takes: {', '.join(_score_settings())})")
         if value.lower() not in ("true", "false"):
             raise UsageError(f"ruling {name} needs =true or =false, not {value!r}")
         rulings = replace(rulings, **{name: value.lower() == "true"})
     return rulings
+
+
+def _score_settings() -> tuple[str, ...]:
+    """The settings that can change a final score: all but those read during play."""
+    from engine.rulings import PLAY_SETTINGS, setting_names
+
+    return tuple(n for n in setting_names() if n not in PLAY_SETTINGS)
 
 
 def parse_table(data: dict[str, Any], *, resolving: bool = False) -> tuple[Table, dict[int, str]]:
