@@ -131,7 +131,8 @@ def test_a_turn_borrowed_from_loan_shark_in_the_final_round_is_not_one_of_the_tu
     assert early.state.current == 2 and early.state.pending.kind is Kind.TURN  # P3, not P1
     assert [p.turns for p in early.state.players] == [1, 1, 0]
     lead_and_gain(early, "martyr", I)
-    assert early.state.phase is Phase.OVER
+    assert early.state.phase is Phase.OVER  # "every turn is played" is narrated, then the end
+    assert [c.kind for c in early.state.changes][-2:] == ["finale", "over"]
     assert [p.turns for p in early.state.players] == [1, 1, 1]
     late = loan_shark_in_the_final_round("2")  # P3 borrows before its own turn
     lead_and_gain(late, "martyr", I)
