@@ -133,6 +133,7 @@ def test_a_turn_borrowed_from_loan_shark_in_the_final_round_is_not_one_of_the_tu
     lead_and_gain(early, "martyr", I)
     assert early.state.phase is Phase.OVER  # "every turn is played" is narrated, then the end
     assert [c.kind for c in early.state.changes][-2:] == ["finale", "over"]
+    assert early.state.turn is None  # no turn is in progress once every turn is played
     assert [p.turns for p in early.state.players] == [1, 1, 1]
     late = loan_shark_in_the_final_round("2")  # P3 borrows before its own turn
     lead_and_gain(late, "martyr", I)
@@ -302,7 +303,8 @@ def test_a_random_banished_card_is_chance_in_a_simulation_and_observed_at_a_tabl
 def test_a_tracked_finale_asks_for_hands_then_names_the_deck_cards_an_ability_turns() -> None:
     state = GameState(players=(Player("Ann", hand=Hand(("eo",), unknown=1)),
                                Player("Bo", hand=Hand(("hacker",)))),
-                      phase=Phase.FINALE, deck=None, deck_count=5, total_cards=8)
+                      phase=Phase.FINALE, deck=None, deck_count=4, total_cards=8,
+                      banished=("pelus",))
     draft = Draft(state)
     finale_step(draft, Step("finale", 0))
     asked = draft.freeze()
@@ -317,6 +319,10 @@ def test_a_tracked_finale_asks_for_hands_then_names_the_deck_cards_an_ability_tu
     with pytest.raises(IllegalActionError) as elsewhere:
         apply(laid, Resolve(0, revealed=("eo",)))  # it lies in Ann's hand
     assert str(elsewhere.value) == "eo is not in the deck: the table shows it elsewhere [one-copy]"
+    with pytest.raises(IllegalActionError) as banished:
+        apply(laid, Resolve(0, revealed=("pelus",)))  # it lies on the banished pile
+    assert str(banished.value) == (
+        "pelus is not in the deck: the table shows it elsewhere [one-copy]")
     done = apply(laid, Resolve(0, revealed=("aja",)))
     assert done.phase is Phase.OVER
     assert [(c.kind, c.player, c.card) for c in done.changes] == [
