@@ -36,7 +36,8 @@ Hacker needs ``"deck"`` or ``"hacker"``; Psychologist's random card and Online
 Gambler's reshuffle use ``--seed``.
 
 Exit status 2, with one line naming the problem, for bad input: malformed JSON, a
-missing field, an unknown card id, house or setting, a card in two places, negative
+missing field, an unknown card id, house or setting, a setting read only during play
+(``self_banish_needs_gain``: it cannot change a final score), a card in two places, negative
 tokens, Fleet or Influence above 10, or a choice that does not fit the card.
 """
 
@@ -52,7 +53,7 @@ from device.cli import UsageError
 from device.inputs import brief, clip, read_json, show
 from engine.board import House, Location
 from engine.cards import CARDS, Color, check_id
-from engine.rulings import Rulings, setting_names, summary
+from engine.rulings import PLAY_SETTINGS, Rulings, setting_names, summary
 from engine.schema import Boolean, Integer, SchemaError, Spec
 from engine.table import AutomaInfo, Choice, Seat, StackCard, Table, _check_choice_fits
 
@@ -88,7 +89,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _epilog() -> str:
     settings = "\n".join(f"  {n}={str(getattr(Rulings(), n)).lower()}: {summary(n)}"
-                         for n in setting_names())
+                         for n in _score_settings())
     return ("GAME.json and the --json output are described in docs/score.md; optional "
             "extensions:\nlocation entries {\"card\": id, \"face_down\": true}, \"hacker\": "
             "id on a player,\n\"first_player\" and \"deck\" (for --resolve). Example: "
@@ -132,11 +133,19 @@ def parse_rulings(items: list[str]) -> Rulings:
     for item in items:
         name, _, value = item.partition("=")
         if name not in setting_names():
-            raise UsageError(f"unknown ruling {name!r} (known: {', '.join(setting_names())})")
+            raise UsageError(f"unknown ruling {name!r} (known: {', '.join(_score_settings())})")
+        if name in PLAY_SETTINGS:  # accepting it would print a score it did not touch
+            raise UsageError(f"ruling {name} is read during play and cannot change a final "
+                             f"score (score takes: {', '.join(_score_settings())})")
         if value.lower() not in ("true", "false"):
             raise UsageError(f"ruling {name} needs =true or =false, not {value!r}")
         rulings = replace(rulings, **{name: value.lower() == "true"})
     return rulings
+
+
+def _score_settings() -> tuple[str, ...]:
+    """The settings that can change a final score: all but those read during play."""
+    return tuple(n for n in setting_names() if n not in PLAY_SETTINGS)
 
 
 def parse_table(data: dict[str, Any], *, resolving: bool = False) -> tuple[Table, dict[int, str]]:

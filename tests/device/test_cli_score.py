@@ -214,3 +214,21 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_unknown_ruling_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", str(EXAMPLES / "two-player.json"), "--ruling", "nope=true"]) == 2
     assert "unknown ruling 'nope'" in capsys.readouterr().err
+
+
+def test_a_ruling_read_only_during_play_is_refused_by_score(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # self_banish_needs_gain decides whether a card is banished as it is deployed: by the
+    # final table that has happened, so accepting it would print a score it never touched.
+    game = str(EXAMPLES / "two-player.json")
+    assert main(["score", game, "--ruling", "self_banish_needs_gain=false"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert captured.out == "" and len(err) == 1
+    assert "ruling self_banish_needs_gain is read during play and cannot change a final " \
+           "score (score takes: neutral_influence_in_conditions, " in err[0]
+    assert err[0].endswith("hacker_sees_deck_as_left)")
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    settings = capsys.readouterr().out.split("Settings (--ruling)")[1]
+    assert "gray_double_count=false" in settings and "self_banish_needs_gain" not in settings

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from positions import I, J, L, M, position
 
@@ -14,11 +16,12 @@ from engine.endgame import (
     final_table,
     finale_step,
     hand_wanted,
+    on_finale_answer,
     on_hand,
     turns_left,
 )
 from engine.errors import IllegalActionError
-from engine.events import Event, GainFrom, Lead, Resolve, RevealHand, SetTokens
+from engine.events import Choose, Event, GainFrom, Lead, Resolve, RevealHand, SetTokens
 from engine.game import Game
 from engine.rules import apply
 from engine.scoring import score
@@ -104,6 +107,41 @@ def test_without_apollo_the_game_ends_when_turns_are_equal() -> None:
     lead_and_gain(game, "martyr", M)  # the last seat triggers: the round is complete
     assert game.state.phase is Phase.OVER
     assert [p.turns for p in game.state.players] == [1, 1, 1, 1]
+
+
+def loan_shark_in_the_final_round(borrower: str) -> Game:
+    """P1 has triggered and played its last turn; P2 lends to ``borrower``, who borrows."""
+    game = position([["pax-au-telemanus", "the-howlers"], ["loan-shark", "lorn"],
+                     ["martyr", "pelus"]], STACKS, tokens={0: (6, 0, 7), 2: (3, 0, 0)})
+    lead_and_gain(game, "pax-au-telemanus", M)  # P1 triggers: one turn each is the target
+    assert game.state.final_turns == 1
+    game.play(Lead("loan-shark", J))
+    game.play(Choose(borrower))
+    game.play(Choose("turn"))  # pays 2 Helium for a turn right away
+    assert game.state.current == int(borrower) and game.state.turn.kind == "out-of-order"
+    return game
+
+
+def test_a_turn_borrowed_from_loan_shark_in_the_final_round_is_not_one_of_the_turns() -> None:
+    # Loan Shark: "take 1 turn out of order ... before you finish your turn"; the game goes
+    # on "until every player has had the same number of turns" (rulebook, game end).
+    early = loan_shark_in_the_final_round("0")  # P1 has had its turn already
+    lead_and_gain(early, "the-howlers", I)  # borrowed, then P2's turn resumes at its gain
+    early.play(GainFrom(M))
+    assert early.state.current == 2 and early.state.pending.kind is Kind.TURN  # P3, not P1
+    assert [p.turns for p in early.state.players] == [1, 1, 0]
+    lead_and_gain(early, "martyr", I)
+    assert early.state.phase is Phase.OVER  # "every turn is played" is narrated, then the end
+    assert [c.kind for c in early.state.changes][-2:] == ["finale", "over"]
+    assert early.state.turn is None  # no turn is in progress once every turn is played
+    assert [p.turns for p in early.state.players] == [1, 1, 1]
+    late = loan_shark_in_the_final_round("2")  # P3 borrows before its own turn
+    lead_and_gain(late, "martyr", I)
+    late.play(GainFrom(M))
+    assert late.state.current == 2 and late.state.pending.kind is Kind.TURN  # its own turn still
+    lead_and_gain(late, "pelus", I)
+    assert late.state.phase is Phase.OVER
+    assert [p.turns for p in late.state.players] == [1, 1, 1]
 
 
 def test_three_conditions_across_players_trigger() -> None:
@@ -265,7 +303,8 @@ def test_a_random_banished_card_is_chance_in_a_simulation_and_observed_at_a_tabl
 def test_a_tracked_finale_asks_for_hands_then_names_the_deck_cards_an_ability_turns() -> None:
     state = GameState(players=(Player("Ann", hand=Hand(("eo",), unknown=1)),
                                Player("Bo", hand=Hand(("hacker",)))),
-                      phase=Phase.FINALE, deck=None, deck_count=5, total_cards=8)
+                      phase=Phase.FINALE, deck=None, deck_count=4, total_cards=8,
+                      banished=("pelus",))
     draft = Draft(state)
     finale_step(draft, Step("finale", 0))
     asked = draft.freeze()
@@ -280,7 +319,27 @@ def test_a_tracked_finale_asks_for_hands_then_names_the_deck_cards_an_ability_tu
     with pytest.raises(IllegalActionError) as elsewhere:
         apply(laid, Resolve(0, revealed=("eo",)))  # it lies in Ann's hand
     assert str(elsewhere.value) == "eo is not in the deck: the table shows it elsewhere [one-copy]"
+    with pytest.raises(IllegalActionError) as banished:
+        apply(laid, Resolve(0, revealed=("pelus",)))  # it lies on the banished pile
+    assert str(banished.value) == (
+        "pelus is not in the deck: the table shows it elsewhere [one-copy]")
     done = apply(laid, Resolve(0, revealed=("aja",)))
     assert done.phase is Phase.OVER
     assert [(c.kind, c.player, c.card) for c in done.changes] == [
         ("end-of-game", 1, "hacker"), ("over", None, None)]
+
+
+def test_an_end_of_game_ability_answered_twice_is_refused_in_one_line() -> None:
+    # Scoring step 1: each player resolves each end-of-game ability once; a second answer
+    # to the same question (a stale page, a repeated button) must change nothing.
+    game = finished_game([["pax-au-telemanus", "auctioneer"], ["justice", "lorn"]],
+                         [House.MARS, House.DIANA])
+    asked = game.state.pending
+    done = game.play(asked.options[0])
+    draft = Draft(done)
+    with pytest.raises(IllegalActionError) as again:
+        on_finale_answer(draft, asked.then, asked.options[0])
+    assert (str(again.value), again.value.rule) == (
+        "auctioneer of seat 0 is not waiting now [end-of-game]", "end-of-game")
+    # The table the ability left, with no note of another use and nothing scheduled.
+    assert draft.freeze() == replace(done, changes=())
