@@ -512,8 +512,11 @@ class Reading:
 
 
 @dataclass(frozen=True, slots=True)
-class Question:
-    """A question for the table, as data: its kind, what it is about, its readings.
+class Phrasing:
+    """What a question for the table says: its kind, what it is about, its readings.
+
+    The tracker's :class:`engine.tracking.question.Question` holds one beside the state
+    its readings are played from; this is only what the words need.
 
     ``player`` is whose moves the readings are; ``location`` the location asked about;
     ``again``: asked a second time (the camera still cannot read it).
@@ -526,13 +529,13 @@ class Question:
     again: bool = False
 
 
-def question_text(question: Question) -> str:
+def question_text(question: Phrasing) -> str:
     """The question itself.
 
     >>> from engine.board import Location
-    >>> question_text(Question(Ask.LOCATION, location=Location.LUNA))
+    >>> question_text(Phrasing(Ask.LOCATION, location=Location.LUNA))
     'What is on top of Luna?'
-    >>> question_text(Question(Ask.COVERED_CARD, location=Location.MARS))
+    >>> question_text(Phrasing(Ask.COVERED_CARD, location=Location.MARS))
     'Which card was taken from Mars?'
     """
     where = question.location.label if question.location is not None else "there"
