@@ -70,6 +70,8 @@ from engine.automa_state import (
     AutomaCard,
     AutomaSetup,
     AutomaState,
+    Extra,
+    Parity,
     check_deck,
     parse_deck,
 )
@@ -141,15 +143,15 @@ def luna_icon(priorities: Sequence[Location]) -> Location:
     return priorities[LETTERS.index(_PARTNER[letter])]
 
 
-def parity_of(cores: Iterable[int]) -> str:
+def parity_of(cores: Iterable[int]) -> Parity:
     """The odd/even card: the majority parity of the core values; a tie shows EVEN.
 
-    >>> parity_of([1, 3, 0, 5]), parity_of([1, 3, 0, 4])
+    >>> parity_of([1, 3, 0, 5]).value, parity_of([1, 3, 0, 4]).value
     ('odd', 'even')
     """
     values = list(cores)
     odd = sum(v % 2 for v in values)
-    return "odd" if odd > len(values) - odd else "even"
+    return Parity.ODD if odd > len(values) - odd else Parity.EVEN
 
 
 def parse_priorities(value: Mapping[str, Any] | Sequence[Any]) -> tuple[Location, ...]:
@@ -187,7 +189,7 @@ def automa_setup(
     priorities: Mapping[str, Any] | Sequence[Any] | None = None,
     variant: bool = False,
     deck: Sequence[AutomaCard] | None = None,
-    parity: str | None = None,
+    parity: Parity | None = None,
 ) -> AutomaSetup:
     """Her setup: shuffle her deck and set 4 aside; priorities given or shuffled."""
     defs = check_deck(deck) if deck is not None else default_deck()
@@ -305,7 +307,7 @@ def _check_solo_deal(event: Setup, seat: int, variant: bool) -> None:
         raise _bad(f"{out[0]} is left out of a solo game")
 
 
-def _setup_parity(locations: Sequence[Sequence[str | None]]) -> str:
+def _setup_parity(locations: Sequence[Sequence[str | None]]) -> Parity:
     found = [c for stack in locations for c in stack]
     if any(c is None for c in found):
         raise _bad("name the setup cards on the locations, or give the odd/even card")
@@ -470,10 +472,10 @@ def outcome(where: Situation, card: AutomaCard) -> Outcome:
         deck = None if deck is None else deck - 1
     gain = gain_source(place_of(card.gain, where.priorities), card.arrow, counts)
     bonus: tuple[Bonus, ...] = ()
-    if card.extra == "bonus" and gain is not None:
+    if card.extra == Extra.BONUS and gain is not None:
         full = capped(where.helium, where.influence, where.fleet)
         bonus = bonus_plan(gain, card.arrow, luna_icon(where.priorities), full)
-    banish = card.extra == "banish" and deck != 0
+    banish = card.extra == Extra.BANISH and deck != 0
     return Outcome(card.id, deploy, gain, bonus, banish)
 
 
@@ -698,9 +700,9 @@ def extra(draft: Draft, s: Step) -> None:
     """Extras: the bonus of the location she gained from, or banish the deck's top card."""
     her, card, _ = _card(draft, s)
     source: Location | None = s.data[1]
-    if card.extra == "banish":
+    if card.extra == Extra.BANISH:
         _ask_banish(draft, s)
-    elif card.extra == "bonus" and source is not None:
+    elif card.extra == Extra.BONUS and source is not None:
         p = draft.players[s.player]
         full = capped(p.helium, p.influence, p.fleet)
         plan = bonus_plan(source, card.arrow, her.luna_icon, full)

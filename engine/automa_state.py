@@ -18,6 +18,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engine.board import Location
@@ -31,9 +32,33 @@ LEVELS = range(1, 7)
 LETTERS = ("A", "B", "C", "D")
 PLACES = ("jupiter", "mars", "luna", "institute")
 SECTIONS = (*PLACES, *LETTERS)
-ARROWS = ("left", "right")
-EXTRAS = ("none", "bonus", "banish")
-PARITIES = ("odd", "even")
+
+
+class Arrow(StrEnum):
+    """The way an Au Toma card's tiebreaker arrow points."""
+
+    LEFT = "left"  # towards Jupiter
+    RIGHT = "right"  # towards The Institute
+
+
+class Extra(StrEnum):
+    """An Au Toma card's Extras section."""
+
+    NONE = "none"  # blank
+    BONUS = "bonus"
+    BANISH = "banish"
+
+
+class Parity(StrEnum):
+    """The word showing on Au Toma's odd/even card."""
+
+    ODD = "odd"
+    EVEN = "even"
+
+
+ARROWS = tuple(a.value for a in Arrow)
+EXTRAS = tuple(e.value for e in Extra)
+PARITIES = tuple(p.value for p in Parity)
 COLUMNS = ("id", "deploy", "gain", "tiebreaker", "extra")
 _KEYS = frozenset({"format", "notes", "columns", "cards"})
 
@@ -49,13 +74,13 @@ class AutomaCard:
     id: int
     deploy: str  # a location value or a priority letter A–D
     gain: str
-    tiebreaker: str  # "left" (towards Jupiter) or "right" (towards The Institute)
-    extra: str  # "none", "bonus" or "banish"
+    tiebreaker: Arrow
+    extra: Extra
 
     @property
     def arrow(self) -> int:
         """The tiebreaker as a step along the board: -1 left, +1 right."""
-        return -1 if self.tiebreaker == "left" else 1
+        return -1 if self.tiebreaker == Arrow.LEFT else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +94,7 @@ class AutomaSetup:
     aside: tuple[int, ...]  # the 4 cards set aside unseen
     cards: tuple[AutomaCard, ...]  # the 22 card definitions used in this game
     variant: bool = False  # keep Auctioneer, Eo, Psychologist and Roque (variant rules)
-    parity: str | None = None  # the odd/even card; None = worked out from the locations
+    parity: Parity | None = None  # the odd/even card; None = worked out from the locations
 
 
 @dataclass(frozen=True)
@@ -78,7 +103,7 @@ class AutomaState:
 
     seat: int
     level: int
-    parity: str  # the word showing on her odd/even card: "odd" or "even"
+    parity: Parity  # the word showing on her odd/even card
     priorities: tuple[Location, ...]  # A, B, C, D
     luna_icon: Location  # the icon showing on the Luna bonus card
     cards: tuple[AutomaCard, ...]  # by id: cards[i] has id i + 1
@@ -152,7 +177,8 @@ def _card(row: Any, n: int, source: str) -> AutomaCard:
         if not isinstance(value, str):
             raise AutomaDeckError(f"{source}: card {card_id}: {column} must be a string, not "
                                   f"{json.dumps(value)}")
-    return AutomaCard(card_id, row[1], row[2], row[3], row[4])
+    _check_row(card_id, row[1:], source)  # before the enums, so the message names the field
+    return AutomaCard(card_id, row[1], row[2], Arrow(row[3]), Extra(row[4]))
 
 
 def check_deck(cards: Sequence[AutomaCard], source: str = DECK_FILE) -> tuple[AutomaCard, ...]:
@@ -178,14 +204,17 @@ def check_card(card: AutomaCard, source: str = DECK_FILE) -> None:
 
     :raises AutomaDeckError: naming the card and the field.
     """
-    if not 1 <= card.id <= DECK_SIZE:
-        raise AutomaDeckError(f"{source}: card {card.id}: id must be 1 to {DECK_SIZE}")
-    for column, allowed in (("deploy", SECTIONS), ("gain", SECTIONS),
-                            ("tiebreaker", ARROWS), ("extra", EXTRAS)):
-        value = getattr(card, column)
+    _check_row(card.id, (card.deploy, card.gain, card.tiebreaker, card.extra), source)
+
+
+def _check_row(card_id: int, values: Sequence[str], source: str) -> None:
+    if not 1 <= card_id <= DECK_SIZE:
+        raise AutomaDeckError(f"{source}: card {card_id}: id must be 1 to {DECK_SIZE}")
+    allowed_by_column = (SECTIONS, SECTIONS, ARROWS, EXTRAS)
+    for column, allowed, value in zip(COLUMNS[1:], allowed_by_column, values, strict=True):
         if value not in allowed:
-            raise AutomaDeckError(f"{source}: card {card.id}: {column} is {value!r}; it must "
-                                  f"be one of {', '.join(allowed)}")
+            raise AutomaDeckError(f"{source}: card {card_id}: {column} is {str(value)!r}; it "
+                                  f"must be one of {', '.join(allowed)}")
 
 
 def to_rows(cards: Sequence[AutomaCard]) -> list[list[object]]:

@@ -18,6 +18,7 @@ from engine.events import (
     DrawUnknown,
     Event,
     Identify,
+    Pile,
     RevealCard,
     SetHandCount,
     SetLocation,
@@ -79,7 +80,7 @@ def _set_hand_count(draft: Draft, event: Event) -> None:
 
 def _set_location(draft: Draft, event: Event) -> None:
     assert isinstance(event, SetLocation)
-    if event.removed_to not in ("banished", "deck"):
+    if event.removed_to not in tuple(Pile):
         raise IllegalActionError("removed cards go to 'banished' or 'deck'", rule="correction")
     flags = event.face_down or tuple(False for _ in event.cards)
     if len(flags) != len(event.cards):
@@ -98,7 +99,7 @@ def _set_location(draft: Draft, event: Event) -> None:
     for card in named:
         if all(slot.card != card for slot in old):
             _fetch(draft, card)
-    if arrivals < 0 and event.removed_to == "banished":
+    if arrivals < 0 and event.removed_to == Pile.BANISHED:
         raise IllegalActionError("name the cards that were banished", rule="correction")
     _adjust_deck(draft, -arrivals)
     draft.locations[event.location.pos] = [
@@ -106,10 +107,10 @@ def _set_location(draft: Draft, event: Event) -> None:
     ]
 
 
-def _send_away(draft: Draft, slot: Slot, where: str) -> None:
+def _send_away(draft: Draft, slot: Slot, where: Pile) -> None:
     if slot.card is None:
         return  # counted by the arrivals arithmetic
-    if where == "banished":
+    if where == Pile.BANISHED:
         draft.banished.append(slot.card)
     else:
         _adjust_deck(draft, 1, card=slot.card)

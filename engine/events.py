@@ -33,6 +33,13 @@ from engine.board import House, Location
 from engine.errors import IllegalActionError
 
 
+class Pile(StrEnum):
+    """Where cards taken off a location by a correction go."""
+
+    BANISHED = "banished"
+    DECK = "deck"
+
+
 class Face(StrEnum):
     """The six faces of the Rising die."""
 
@@ -207,7 +214,7 @@ class SetLocation(Event):
     location: Location
     cards: tuple[str | None, ...]
     face_down: tuple[bool, ...] = ()
-    removed_to: str = "banished"  # "banished" or "deck"
+    removed_to: Pile = Pile.BANISHED
 
 
 @dataclass(frozen=True, slots=True)

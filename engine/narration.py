@@ -49,7 +49,7 @@ from engine.events import (
     Setup,
 )
 from engine.rules import apply
-from engine.state import Change, GameState, Slot
+from engine.state import Change, ChangeKind, GameState, Slot
 from engine.wording import (  # the event renderer, re-exported for narration's callers
     BONUSES as BONUSES,
 )
@@ -244,7 +244,7 @@ def line(event: Event, before: GameState, after: GameState, names: Names = print
     if isinstance(event, Setup):
         return setup_text(event, names)
     if isinstance(event, Roll):
-        rolled = next((c.player for c in after.changes if c.kind == "roll"), None)
+        rolled = next((c.player for c in after.changes if c.kind == ChangeKind.ROLL), None)
         return roll_text(event.face, player(before, rolled) if rolled is not None else "The die")
     correction = _correction(event, after, names)
     if correction is not None:
@@ -271,10 +271,11 @@ def _done(after: GameState, names: Names) -> str:
     """What one of Au Toma's steps did, from its changes, without her name."""
     parts = []
     for change in after.changes:
-        if change.kind == "place":
+        if change.kind == ChangeKind.PLACE:
             parts.append(f"put {names(change.card)} on {_place(change.target, '')}"
                          if change.card else f"put a card on {_place(change.target, '')}")
-        elif change.kind in ("gain", "banish", "sovereign", *_TOKEN_CHANGES):
+        elif change.kind in (ChangeKind.GAIN, ChangeKind.BANISH, ChangeKind.SOVEREIGN,
+                             *_TOKEN_CHANGES):
             text = change_text(change, after, names)
             name = player(after, change.player)
             parts.append(text.removeprefix(f"{name} ") if change.player is not None else text)
@@ -312,11 +313,11 @@ def change_text(change: Change, state: GameState, names: Names = printed) -> str
     token = _TOKEN_CHANGES.get(change.kind)
     if token is not None:
         return f"{who} {change.amount:+d} {token}"
-    if change.kind == "roll":  # the face travels in the card field
+    if change.kind == ChangeKind.ROLL:  # the face travels in the card field
         return roll_text(change.card or "?", who)
-    if change.kind == "automa-card":  # her card's number travels in the card field
+    if change.kind == ChangeKind.AUTOMA_CARD:  # her card's number travels in the card field
         return f"{who} played her card {change.card}"
-    if change.kind == "ruling":  # a play-time judgement call decided (engine.rulings)
+    if change.kind == ChangeKind.RULING:  # a play-time judgement call decided (engine.rulings)
         what = "banished anyway" if change.target == "banish" else "stays"
         return f"{names(change.card)} had nothing to gain: {what}"
     phrase = _CHANGES.get(change.kind)
@@ -342,31 +343,33 @@ def _place(where: str | None, who: str) -> str:
         return titled(where)
 
 
-_TOKEN_CHANGES = {"helium": "Helium", "influence": "Influence", "fleet": "Fleet"}
+_TOKEN_CHANGES = {
+    ChangeKind.HELIUM: "Helium", ChangeKind.INFLUENCE: "Influence", ChangeKind.FLEET: "Fleet",
+}
 _CHANGES = {
-    "turn": "{whose} turn",
-    "deploy": "{who} deployed {card} to {target}",
-    "place": "{card} placed on {target}",
-    "gain": "{who} gained {card} from {source}",
-    "draw": "{who} drew a card",
-    "move": "{card} moved from {source} to {target}",
-    "banish": "{card} banished from {source}",
-    "reveal": "{card} turned over from the deck",
-    "sovereign": "{who} took the Sovereign",
-    "trigger": "{who} triggered the end of the game",
-    "tokens": "{whose} tokens corrected",
-    "block": "{who} blocked with {card}",
-    "finale": "Every turn is played: end-of-game abilities",
-    "end-of-game": "{who}: {card}'s end-of-game ability resolved",
-    "automa-card": "{who} turned over her next card",
-    "automa-shuffle": "{whose} deck was shuffled",
-    "automa-skip": "{who} had nothing to do there",
-    "steal": "{who} took {card} from another hand",
-    "to-deck": "{card} went back into the deck",
-    "look": "{who} looked at the deck's top cards",
-    "place-under": "{card} put under a card on {target}",
-    "place-down": "A card placed face down on {target}",
-    "over": "Game over",
+    ChangeKind.TURN: "{whose} turn",
+    ChangeKind.DEPLOY: "{who} deployed {card} to {target}",
+    ChangeKind.PLACE: "{card} placed on {target}",
+    ChangeKind.GAIN: "{who} gained {card} from {source}",
+    ChangeKind.DRAW: "{who} drew a card",
+    ChangeKind.MOVE: "{card} moved from {source} to {target}",
+    ChangeKind.BANISH: "{card} banished from {source}",
+    ChangeKind.REVEAL: "{card} turned over from the deck",
+    ChangeKind.SOVEREIGN: "{who} took the Sovereign",
+    ChangeKind.TRIGGER: "{who} triggered the end of the game",
+    ChangeKind.TOKENS: "{whose} tokens corrected",
+    ChangeKind.BLOCK: "{who} blocked with {card}",
+    ChangeKind.FINALE: "Every turn is played: end-of-game abilities",
+    ChangeKind.END_OF_GAME: "{who}: {card}'s end-of-game ability resolved",
+    ChangeKind.AUTOMA_CARD: "{who} turned over her next card",
+    ChangeKind.AUTOMA_SHUFFLE: "{whose} deck was shuffled",
+    ChangeKind.AUTOMA_SKIP: "{who} had nothing to do there",
+    ChangeKind.STEAL: "{who} took {card} from another hand",
+    ChangeKind.TO_DECK: "{card} went back into the deck",
+    ChangeKind.LOOK: "{who} looked at the deck's top cards",
+    ChangeKind.PLACE_UNDER: "{card} put under a card on {target}",
+    ChangeKind.PLACE_DOWN: "A card placed face down on {target}",
+    ChangeKind.OVER: "Game over",
 }
 
 
@@ -509,8 +512,11 @@ class Reading:
 
 
 @dataclass(frozen=True, slots=True)
-class Question:
-    """A question for the table, as data: its kind, what it is about, its readings.
+class Phrasing:
+    """What a question for the table says: its kind, what it is about, its readings.
+
+    The tracker's :class:`engine.tracking.question.Question` holds one beside the state
+    its readings are played from; this is only what the words need.
 
     ``player`` is whose moves the readings are; ``location`` the location asked about;
     ``again``: asked a second time (the camera still cannot read it).
@@ -523,13 +529,13 @@ class Question:
     again: bool = False
 
 
-def question_text(question: Question) -> str:
+def question_text(question: Phrasing) -> str:
     """The question itself.
 
     >>> from engine.board import Location
-    >>> question_text(Question(Ask.LOCATION, location=Location.LUNA))
+    >>> question_text(Phrasing(Ask.LOCATION, location=Location.LUNA))
     'What is on top of Luna?'
-    >>> question_text(Question(Ask.COVERED_CARD, location=Location.MARS))
+    >>> question_text(Phrasing(Ask.COVERED_CARD, location=Location.MARS))
     'Which card was taken from Mars?'
     """
     where = question.location.label if question.location is not None else "there"

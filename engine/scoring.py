@@ -29,6 +29,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from types import MappingProxyType
 
+from engine.automa_state import Parity
 from engine.board import Location
 from engine.bonuses import CLAUSES, INITIALS, PRINTED, Clause, Facts, ScoredHand, initial
 from engine.cards import CARDS, Color
@@ -579,7 +580,7 @@ def _card_rows(hand: ScoredHand, values: Sequence[int]) -> tuple[Row, Row]:
 
 def _automa_rows(seat: Seat) -> tuple[Row, Row]:
     assert seat.automa is not None
-    want = 0 if seat.automa.parity == "even" else 1
+    want = 0 if seat.automa.parity == Parity.EVEN else 1
     matching = sum(1 for c in seat.hand if CARDS[c].core % 2 == want)
     other = len(seat.hand) - matching
     cut = max(0, len(seat.hand) - AUTOMA_HAND_LIMIT)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from engine.automa_state import PARITIES, Parity
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, House, Location
 from engine.cards import CARDS, Color, check_id
 from engine.frozen import evolve_slots
@@ -30,7 +31,7 @@ class AutomaInfo:
     """Au Toma's scoring parameters: difficulty level 1–6 and the odd/even card."""
 
     level: int = 2
-    parity: str = "even"  # "odd" or "even": the word showing on her odd/even card
+    parity: Parity = Parity.EVEN  # the word showing on her odd/even card
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +175,7 @@ def _check_tokens(seat: Seat) -> None:
     if seat.automa is not None:
         if not 1 <= seat.automa.level <= 6:
             raise TableError(f"Au Toma's level must be 1–6, not {seat.automa.level}")
-        if seat.automa.parity not in ("odd", "even"):
+        if seat.automa.parity not in PARITIES:
             raise TableError(f"Au Toma's parity must be 'odd' or 'even', not "
                              f"{seat.automa.parity!r}")
 

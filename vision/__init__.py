@@ -4,7 +4,7 @@ The APIs other parts build on:
 
 * :class:`vision.scanner.TableScanner` ``(model_path=None, calibration=None)`` with
   ``.scan(frame_bgr) -> TableReading``: per location (``engine.board.Location`` or its
-  name) a ``LocationReading(state, top, confidence, depth)``; ``state`` is one of
+  name) a ``LocationReading(state, top, confidence, depth)``; ``state`` is a ``Sight``:
   ``empty``, ``card``, ``occluded``, ``face_down``, ``unknown``. Results are pure; the
   scanner keeps only the calibration, re-detecting the ArUco markers every
   ``redetect_every`` scans so a bumped camera recovers.

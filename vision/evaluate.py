@@ -20,7 +20,7 @@ from engine.board import Location
 from engine.cards import ALL_IDS
 from vision import calibrate
 from vision.calibrate import Calibration
-from vision.scanner import TableReading
+from vision.scanner import Sight, TableReading
 from vision.stabilize import Stabilizer
 from vision.synth.cards import FACE_DOWN
 from vision.synth.scene import FOREIGN, SceneOptions, SceneTruth, render
@@ -256,9 +256,9 @@ class Settled:
             c["depth"] += s.depth == t.depth  # type: ignore[attr-defined]
             if s.depth != t.depth:  # type: ignore[attr-defined]
                 c[f"off{s.depth - t.depth:+d}"] += 1  # type: ignore[attr-defined]
-            c["wrong"] += s.state == "card" and s.top != t.top  # type: ignore[attr-defined]
+            c["wrong"] += s.state is Sight.CARD and s.top != t.top  # type: ignore[attr-defined]
             now = (r.state, r.top)
-            c["unsettled"] += r.state in ("unknown", "occluded") or now != (s.state, s.top)  # type: ignore[attr-defined]
+            c["unsettled"] += r.state in (Sight.UNKNOWN, Sight.OCCLUDED) or now != (s.state, s.top)  # type: ignore[attr-defined]
 
 
 def settle(

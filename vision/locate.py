@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -41,11 +42,19 @@ STACK_START_MM = 20.0
 SHAPELESS = "not shaped like a stack"
 
 
+class Found(StrEnum):
+    """What the locator found in a column (the classifier then names a stack's top)."""
+
+    EMPTY = "empty"
+    STACK = "stack"
+    OCCLUDED = "occluded"
+
+
 @dataclass(frozen=True, slots=True)
 class Column:
     """What the locator saw in one location's column."""
 
-    state: str  # "empty" | "stack" | "occluded"
+    state: Found
     depth: int = 0
     quad_mm: np.ndarray | None = None  # top card corners TL, TR, BR, BL (play-area mm)
     reason: str = ""
@@ -355,7 +364,7 @@ def locate_column(ev: Evidence, view: View, index: int) -> Column:
     column = _locate_column(ev, view, index)
     if column.reason == SHAPELESS:
         again = _locate_column(replace(ev, mask=loose_mask(ev, view)), view, index)
-        if again.state == "stack":
+        if again.state is Found.STACK:
             return again
     return column
 
@@ -370,16 +379,16 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
         if r[1] - r[0] >= 12 * s and view.mm(r[1], 1) > STACK_START_MM
     ]
     if not found or view.mm(found[0][0], 1) > STACK_START_MM + CARD_H_MM:
-        return Column("empty")  # nothing where a card could lie (an arm far below is fine)
+        return Column(Found.EMPTY)  # nothing where a card could lie (an arm far below is fine)
     start, end = found[0]
     top_mm = float(view.mm(start, 1))
     if end >= ev.mask.shape[0] - 2:
-        return Column("occluded", reason=REACHES_OFF, top_mm=top_mm)
+        return Column(Found.OCCLUDED, reason=REACHES_OFF, top_mm=top_mm)
     if (end - start) / s < 80:
-        return Column("occluded", reason=SHAPELESS)
+        return Column(Found.OCCLUDED, reason=SHAPELESS)
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
-        return Column("occluded", reason=why, top_mm=top_mm)
+        return Column(Found.OCCLUDED, reason=why, top_mm=top_mm)
     top_mm = stack_start(ev.rises, view, float(quad[:, 0].mean()), top_mm)
 
     # One edge profile down the column serves every outline's count.
@@ -395,7 +404,7 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
         ]
     counted = [d for d in depths if d is not None]  # count_cards filled every gap
     alternatives = tuple(zip(others, counted[1:], strict=True))
-    return Column("stack", counted[0], quad, "", alternatives, top_mm)
+    return Column(Found.STACK, counted[0], quad, "", alternatives, top_mm)
 
 
 REACHES_OFF = "something reaches off the play area"  # an arm, or a stack past the view
@@ -456,19 +465,19 @@ def bare_after(
     if calibrating:
         bare = cv2.dilate(ev.blobs.view(np.uint8), np.ones((k, k), np.uint8)) == 0
         for i, column in enumerate(columns):
-            if column.state == "occluded" or (column.state == "stack" and named[i]):
+            if column.state is Found.OCCLUDED or (column.state is Found.STACK and named[i]):
                 x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
                 bare[:, max(x0 - 4, 0) : x1 + 4] = False
         return np.asarray(bare)
     bare = bare_mask(view).astype(bool)
     for i, column in enumerate(columns):
         x0, x1 = view.px(i * width, 0), view.px((i + 1) * width, 0)
-        if column.state == "empty" and _hardly_any(ev, view, i):
+        if column.state is Found.EMPTY and _hardly_any(ev, view, i):
             bare[:, x0:x1] = True
-        elif column.state == "stack" and column.quad_mm is not None and named[i]:
+        elif column.state is Found.STACK and column.quad_mm is not None and named[i]:
             foot = float(column.quad_mm[:, 1].max()) + BARE_CLEARANCE_MM
             bare[view.px(foot, 1) :, x0:x1] = True
-        elif column.state == "occluded":
+        elif column.state is Found.OCCLUDED:
             bare[:, max(x0 - 4, 0) : x1 + 4] = False
     near = cv2.dilate(_large(ev.mask, SPECK_MM2 * view.scale**2), np.ones((k, k), np.uint8)) > 0
     return bare & ~near

@@ -10,6 +10,7 @@ calibration is never replaced.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from vision.locate import (
     RETRY_REASONS,
     Column,
     Evidence,
+    Found,
     View,
     bare_after,
     evidence,
@@ -35,15 +37,27 @@ FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess
 MOVED_PX = 2.0  # markers found this far from the last look: the camera moved
 LEARN_EVERY = 3  # the reference learns from every third scan of a view (a still table at
 #                  10 frames a second changes slowly), starting with the second
-STATES = ("empty", "card", "occluded", "face_down", "unknown")
+
+
+class Sight(StrEnum):
+    """What one frame shows at a location (``state`` in ``table scan --json``).
+
+    The settled ones are the engine's :class:`~engine.tracking.view.Shown`; a frame can
+    also show a hand over the location or a card nobody can name."""
+
+    EMPTY = "empty"
+    CARD = "card"
+    OCCLUDED = "occluded"
+    FACE_DOWN = "face_down"
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
 class LocationReading:
     """What one frame shows at one location."""
 
-    state: str  # one of STATES
-    top: str | None = None  # card id when state == "card"
+    state: Sight
+    top: str | None = None  # card id when state is Sight.CARD
     confidence: float = 0.0
     depth: int = 0
     reason: str = ""  # why the locator read the location occluded (not in to_dict)
@@ -73,20 +87,20 @@ class TableReading:
 
 def uncalibrated() -> TableReading:
     """The reading when the play area is unknown: nothing can be said anywhere."""
-    return TableReading({loc.value: LocationReading("unknown") for loc in Location}, False)
+    return TableReading({loc.value: LocationReading(Sight.UNKNOWN) for loc in Location}, False)
 
 
 def reading(column: Column, ident: Identification | None) -> LocationReading:
     """Combine the locator's column and the classifier's answer for its top card."""
-    if column.state == "empty":
-        return LocationReading("empty", None, 1.0, 0)
-    if column.state == "occluded" or ident is None:
-        return LocationReading("occluded", None, 0.0, column.depth, column.reason)
+    if column.state is Found.EMPTY:
+        return LocationReading(Sight.EMPTY, None, 1.0, 0)
+    if column.state is Found.OCCLUDED or ident is None:
+        return LocationReading(Sight.OCCLUDED, None, 0.0, column.depth, column.reason)
     if ident.face_down:
-        return LocationReading("face_down", None, ident.confidence, column.depth)
+        return LocationReading(Sight.FACE_DOWN, None, ident.confidence, column.depth)
     if ident.card is None:
-        return LocationReading("unknown", None, ident.confidence, column.depth)
-    return LocationReading("card", ident.card, ident.confidence, column.depth)
+        return LocationReading(Sight.UNKNOWN, None, ident.confidence, column.depth)
+    return LocationReading(Sight.CARD, ident.card, ident.confidence, column.depth)
 
 
 class TableScanner:
@@ -169,7 +183,7 @@ class TableScanner:
         return [
             loc.value
             for loc, c, n in zip(Location, columns, named, strict=True)
-            if c.state == "occluded" or (c.state == "stack" and n)
+            if c.state is Found.OCCLUDED or (c.state is Found.STACK and n)
         ]
 
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:
@@ -214,7 +228,7 @@ class TableScanner:
         tries = [
             (i, column, depth)
             for i, c in enumerate(columns)
-            if c.state == "stack" and c.quad_mm is not None  # a stack always has its outline
+            if c.state is Found.STACK and c.quad_mm is not None  # a stack always has its outline
             for column, depth in ((c.quad_mm, c.depth), *c.alternatives)
         ]
         crops = [self.crop_quad(frame, quad) for _i, quad, _d in tries]
@@ -254,7 +268,7 @@ class TableScanner:
                 idents[i], kept[i] = ident, quad
         for i, quad in kept.items():
             depth = outline_depth(ev, self._view, columns[i].top_mm, quad)
-            columns[i] = Column("stack", depth, quad, "", (), columns[i].top_mm)
+            columns[i] = Column(Found.STACK, depth, quad, "", (), columns[i].top_mm)
 
     def _second_look(
         self, frame: np.ndarray, columns: list[Column], idents: list[Identification | None]
@@ -295,9 +309,9 @@ def _moved(old: Calibration, new: Calibration) -> bool:
 def _worth_another_look(column: Column, ident: Identification | None) -> bool:
     """A stack whose outline named neither a card nor a back, or a column read occluded
     for its shape rather than found empty or too short for a card."""
-    if column.state == "stack":
+    if column.state is Found.STACK:
         return ident is not None and ident.card is None and not ident.face_down
-    return column.state == "occluded" and column.reason in RETRY_REASONS
+    return column.state is Found.OCCLUDED and column.reason in RETRY_REASONS
 
 
 def _better(new: Identification, old: Identification | None) -> bool:

@@ -18,7 +18,7 @@ from enum import StrEnum
 from statistics import median
 
 from engine.board import Location
-from vision.scanner import LocationReading, TableReading
+from vision.scanner import LocationReading, Sight, TableReading
 
 
 class Shift(StrEnum):
@@ -42,15 +42,15 @@ class StableChange:
     depth: int
     old_depth: int
     t: float
-    state: str = "card"  # the location's new state
+    state: Sight = Sight.CARD  # the location's new state
     reason: str = ""  # for "occluded": the locator's reason (a hand, a stack past the view)
 
 
 @dataclass(frozen=True, slots=True)
 class LocationState:
-    """A location's stable state. ``state`` "unknown" until something settles."""
+    """A location's stable state. ``state`` unknown until something settles."""
 
-    state: str = "unknown"
+    state: Sight = Sight.UNKNOWN
     top: str | None = None
     depth: int = 0
     since: float = 0.0
@@ -63,7 +63,7 @@ class LocationState:
 
 @dataclass
 class _Candidate:
-    key: tuple[str, str | None]
+    key: tuple[Sight, str | None]
     since: float
     depths: list[int] = field(default_factory=list)
 
@@ -107,7 +107,7 @@ class Stabilizer:
     def _note_read(self, name: str, r: LocationReading | None, t: float) -> None:
         """Keep ``unread_for``: this frame read the stable content, or it did not."""
         stable = self._stable[name]
-        if r is not None and stable.state != "unknown" and (r.state, r.top) == (
+        if r is not None and stable.state is not Sight.UNKNOWN and (r.state, r.top) == (
                 stable.state, stable.top):
             self._read_at[name] = t
         read_at = self._read_at[name]
@@ -117,9 +117,9 @@ class Stabilizer:
             self._stable[name] = replace(stable, unread_for=unread)
 
     def _update_one(self, name: str, r: LocationReading | None, t: float) -> StableChange | None:
-        if r is None or r.state == "unknown":
+        if r is None or r.state is Sight.UNKNOWN:
             return None
-        if r.state == "occluded":
+        if r.state is Sight.OCCLUDED:
             return self._occluded(name, t, r.reason)
         self._covered[name], self._reported[name] = None, False
         key = (r.state, r.top)
@@ -142,7 +142,7 @@ class Stabilizer:
             return None
         self._reported[name] = True
         return StableChange(
-            Shift.OCCLUDED, name, old.top, old.top, old.depth, old.depth, t, "occluded", reason
+            Shift.OCCLUDED, name, old.top, old.top, old.depth, old.depth, t, Sight.OCCLUDED, reason
         )
 
     def _commit(self, name: str, cand: _Candidate, t: float) -> StableChange | None:
@@ -152,7 +152,7 @@ class Stabilizer:
         if (state, top) == (old.state, old.top):
             self._stable[name] = replace(old, depth=depth)  # depth drift alone: no event
             return None
-        if old.state == "unknown" and state == "empty":
+        if old.state is Sight.UNKNOWN and state is Sight.EMPTY:
             self._stable[name] = LocationState(state, top, depth, t)  # nothing was there
             return None
         kind = _kind(old, state, top, depth)
@@ -161,11 +161,11 @@ class Stabilizer:
         return StableChange(kind, name, old.top, top, depth, old.depth, t, state)
 
 
-def _kind(old: LocationState, state: str, top: str | None, depth: int) -> Shift:
+def _kind(old: LocationState, state: Sight, top: str | None, depth: int) -> Shift:
     """Name the change from ``old`` to the newly settled (state, top, depth)."""
-    if state == "empty":
+    if state is Sight.EMPTY:
         return Shift.CLEARED
-    if old.state in ("unknown", "empty"):
+    if old.state in (Sight.UNKNOWN, Sight.EMPTY):
         return Shift.ADDED
     if (len(old.history) >= 2 and old.history[-2] == top) or depth < old.depth:
         return Shift.REMOVED

@@ -130,7 +130,7 @@ def question_view(question: Question | None, state: GameState) -> dict[str, Any]
     return _located(view, ask.location, state)
 
 
-def _shown(ask: narration.Question, start: GameState) -> frozenset[str]:
+def _shown(ask: narration.Phrasing, start: GameState) -> frozenset[str]:
     """Cards a reading puts face up on the table: the camera saw them there."""
     shown: frozenset[str] = frozenset()
     for reading in ask.readings:

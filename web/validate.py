@@ -16,6 +16,7 @@ from flask import request
 
 from engine import automa
 from engine.abilities.primitives import MULTIPLAYER_VARIANT
+from engine.automa_state import Parity
 from engine.board import FLEET_MAX, INFLUENCE_TOKENS, LOCATIONS, House, Location
 from engine.cards import CARDS
 from engine.events import (
@@ -23,6 +24,7 @@ from engine.events import (
     Event,
     Identify,
     Lead,
+    Pile,
     Place,
     RevealHand,
     SeatSpec,
@@ -213,8 +215,8 @@ def set_location(body: Body) -> SetLocation:
     if flags is not None and (len(flags) != len(cards)
                               or not all(isinstance(f, bool) for f in flags)):
         raise BadInput("'face_down' must hold one true/false per card")
-    removed_to = body.choice("removed_to", ("banished", "deck"), default="banished")
-    return SetLocation(location, cards, tuple(flags or ()), removed_to)
+    removed_to = body.choice("removed_to", tuple(p.value for p in Pile), default=Pile.BANISHED)
+    return SetLocation(location, cards, tuple(flags or ()), Pile(removed_to))
 
 
 def set_tokens(body: Body) -> SetTokens:
@@ -403,7 +405,7 @@ def _solo(seat: SeatSpec, locations: list[list[str | None]], first: int | None, 
     try:
         her = automa.automa_setup(rng, level=level, priorities=priorities,
                                   variant="automa-variant" in variants,
-                                  parity=parity or automa.parity_of(cores))
+                                  parity=Parity(parity) if parity else automa.parity_of(cores))
     except ValueError as exc:
         raise BadInput(str(exc)) from exc
     apollo = seat.house is House.APOLLO

@@ -16,7 +16,7 @@ from engine.cards import CARDS
 from engine.decisions import Kind
 from engine.draft import TRIGGER_AT
 from engine.events import Event, SetHandCount, SetLocation, SetSovereign, SetTokens, Setup
-from engine.state import Change, GameState, Phase, Player, Slot
+from engine.state import Change, ChangeKind, GameState, Phase, Player, Slot, TurnKind
 from web import labels
 from web.labels import Namer, public_cards
 
@@ -177,7 +177,7 @@ def _apollo_last(state: GameState, left: dict[int, int]) -> bool:
     seat = endgame.apollo_seat(state.players)
     if seat is None or state.phase is not Phase.PLAYING or left.get(seat, 0) <= 0:
         return False
-    return not (state.turn is not None and state.turn.kind == "apollo-last")
+    return not (state.turn is not None and state.turn.kind == TurnKind.APOLLO_LAST)
 
 
 def _endgame_text(state: GameState, view: dict[str, Any]) -> str:
@@ -185,7 +185,7 @@ def _endgame_text(state: GameState, view: dict[str, Any]) -> str:
         return "Game over" if state.phase is Phase.OVER else "End-of-game abilities"
     if not view["triggered"]:
         return "Not triggered: all three conditions across the table, or two for one player"
-    if state.turn is not None and state.turn.kind == "apollo-last":
+    if state.turn is not None and state.turn.kind == TurnKind.APOLLO_LAST:
         return "End triggered — Apollo's last turn"
     n = view["total_left"]  # engine.endgame.turns_left counts a turn in progress
     text = f"End triggered — {n} turn{'' if n == 1 else 's'} left"
@@ -203,12 +203,12 @@ def roll_view(events: Sequence[Event], states: Sequence[GameState], start: int =
     for i in range(len(events) - 1, -1, -1):
         after = states[i + 1]
         for change in reversed(after.changes):
-            if change.kind == "roll" and change.card:
+            if change.kind == ChangeKind.ROLL and change.card:
                 who = narration.player(after, change.player) if change.player is not None \
                     else "The die"
                 return {"face": change.card, "label": narration.face_word(change.card),
                         "text": narration.roll_text(change.card, who), "index": start + i}
-            if change.kind == "turn":
+            if change.kind == ChangeKind.TURN:
                 turns += 1
                 if turns == 2:
                     return None
@@ -385,7 +385,7 @@ def _changes_by_turn(groups: list[list[int]], states: Sequence[GameState]
         bucket = g
         for i in group:
             for change in states[i + 1].changes:
-                if change.kind == "turn":
+                if change.kind == ChangeKind.TURN:
                     bucket = g + 1
                 out[bucket].append(change)
     return out[:-1]
@@ -443,14 +443,20 @@ def _line(event: Event, before: GameState, after: GameState) -> str | None:
     """One event's line; a random pick says nothing but the shuffle it completes."""
     pending = before.pending
     if pending is not None and pending.is_chance and pending.kind is Kind.RANDOM:
-        shuffled = next((c for c in after.changes if c.kind == "automa-shuffle"), None)
+        shuffled = next((c for c in after.changes if c.kind == ChangeKind.AUTOMA_SHUFFLE), None)
         return None if shuffled is None else narration.change_text(shuffled, after)
     return narration.line(event, before, after, _namer(before, after, after.changes))
 
 
-_SUMMARY = ("automa-card", "deploy", "gain", "place", "place-under", "place-down", "move",
-            "banish", "roll", "steal", "block", "sovereign", "trigger", "automa-shuffle", "draw",
-            "ruling")  # a play-time ruling that decided this turn (engine.rulings)
+_SUMMARY = (
+    ChangeKind.AUTOMA_CARD, ChangeKind.DEPLOY, ChangeKind.GAIN, ChangeKind.PLACE,
+    ChangeKind.PLACE_UNDER, ChangeKind.PLACE_DOWN, ChangeKind.MOVE, ChangeKind.BANISH,
+    ChangeKind.ROLL, ChangeKind.STEAL, ChangeKind.BLOCK, ChangeKind.SOVEREIGN,
+    ChangeKind.TRIGGER, ChangeKind.AUTOMA_SHUFFLE, ChangeKind.DRAW, ChangeKind.RULING,
+)
+
+
+_TOKENS = (ChangeKind.HELIUM, ChangeKind.INFLUENCE, ChangeKind.FLEET)  # summed per player
 
 
 def _summary(changes: Sequence[Change], seat: int, state: GameState, namer: Namer) -> str:
@@ -459,7 +465,7 @@ def _summary(changes: Sequence[Change], seat: int, state: GameState, namer: Name
              for c in changes if c.kind in _SUMMARY]
     totals: dict[tuple[int, str], int] = {}
     for c in changes:
-        if c.kind in CONDITIONS and c.player is not None:
+        if c.kind in _TOKENS and c.player is not None:
             totals[(c.player, c.kind)] = totals.get((c.player, c.kind), 0) + c.amount
     for (who, kind), amount in totals.items():
         if amount:

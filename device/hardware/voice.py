@@ -23,7 +23,7 @@ from engine import narration
 from engine.board import Location
 from engine.endgame import turns_left
 from engine.events import Face, Roll
-from engine.state import GameState, Phase
+from engine.state import ChangeKind, GameState, Phase
 
 log = logging.getLogger("companion.voice")
 
@@ -132,7 +132,7 @@ def _rolls(update: Update) -> list[str]:
     if update.kind != "event":
         return []
     players = update.state.players
-    named = {c.card: c.player for c in update.state.changes if c.kind == "roll"}
+    named = {c.card: c.player for c in update.state.changes if c.kind == ChangeKind.ROLL}
     out = []
     for event in update.events:
         if isinstance(event, Roll):
@@ -172,12 +172,12 @@ def _automa_moves(update: Update) -> list[str]:
     out: list[str] = []
     her_turn = False
     for change in state.changes:
-        if change.kind == "turn":
+        if change.kind == ChangeKind.TURN:
             her_turn = change.player in seats
-        elif her_turn and change.kind == "place" and change.card and change.target:
+        elif her_turn and change.kind == ChangeKind.PLACE and change.card and change.target:
             out.append(f"Au Toma deploys {narration.printed(change.card)} to"
                        f" {_place(change.target)}.")
-        elif change.player in seats and change.kind == "gain" and change.card:
+        elif change.player in seats and change.kind == ChangeKind.GAIN and change.card:
             where = f" from {_place(change.source)}" if change.source else ""
             out.append(f"Au Toma gains {narration.printed(change.card)}{where}.")
     return out

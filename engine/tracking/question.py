@@ -1,7 +1,7 @@
 """What the tracker asks the table, and what it tells the game to do.
 
-A :class:`Question` is data (its :class:`~engine.narration.Ask` kind, its readings, the
-state they are played from), worded once by :mod:`engine.narration` for the page, the
+A :class:`Question` is data (its :class:`~engine.narration.Phrasing`: kind, readings;
+and the state they are played from), worded once by :mod:`engine.narration` for the page, the
 voice and the log. A :class:`Verdict` says which of the tracker's own events to undo
 and which to play.
 """
@@ -29,7 +29,7 @@ class Question:
     with, from the tracker's last settled point (so ``start`` follows them).
     """
 
-    ask: narration.Question
+    ask: narration.Phrasing
     start: GameState | None = None
     shared: tuple[Event, ...] = ()
 
@@ -69,7 +69,7 @@ UNEXPECTED, COVERED_CARD, ORDER, LOCATION = (Ask.UNEXPECTED, Ask.COVERED_CARD, A
 
 def location_question(location: Location, again: bool = False) -> Question:
     """"What is on top of Luna?": answered with a card, a card face down, or nothing."""
-    return Question(narration.Question(Ask.LOCATION, location=location, again=again))
+    return Question(narration.Phrasing(Ask.LOCATION, location=location, again=again))
 
 
 class Then(StrEnum):

@@ -386,7 +386,7 @@ class Tracker:
             self._explained = self._seen_by(start, shared)
             return replace(verdict, then=Then.WAIT)
         loc = _covered_choice([r[len(shared)] for r in readings if len(r) > len(shared)])
-        ask = narration.Question(ORDER if loc is None else COVERED_CARD, tuple(
+        ask = narration.Phrasing(ORDER if loc is None else COVERED_CARD, tuple(
             Reading(r[len(shared):]) for r in readings), after.current, loc)
         self.question = Question(ask, after, shared)
         return replace(verdict, question=self.question, text=self.question.prompt)
@@ -445,7 +445,7 @@ class Tracker:
         fixes = corrections_for(current, view)
         if fixes:
             readings.append(Reading(fixes, Answer.CORRECT))
-        ask = narration.Question(UNEXPECTED, tuple(readings), start.current)
+        ask = narration.Phrasing(UNEXPECTED, tuple(readings), start.current)
         return Question(ask, start)
 
 

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from engine.board import LOCATIONS, Location
 from engine.errors import IllegalActionError
-from engine.events import Event, SetLocation
+from engine.events import Event, Pile, SetLocation
 from engine.state import GameState, Slot
 
 
@@ -172,7 +172,7 @@ def corrections_for(state: GameState, view: TableView) -> tuple[Event, ...]:
             cards[-1] = seen.top
         if tuple(cards) != tuple(slot.card for slot in stack):
             flags = tuple(False for _ in cards[:-1]) + ((seen.face_down,) if cards else ())
-            fixes.append(SetLocation(loc, tuple(cards), flags, removed_to="banished"))
+            fixes.append(SetLocation(loc, tuple(cards), flags, removed_to=Pile.BANISHED))
     return tuple(fixes)
 
 

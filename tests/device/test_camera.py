@@ -239,15 +239,15 @@ def test_the_pipeline_reports_a_missing_scanner_once_and_keeps_frames() -> None:
 
 def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
     from vision.locate import REACHES_OFF
-    from vision.scanner import LocationReading, TableReading
+    from vision.scanner import LocationReading, Sight, TableReading
     from vision.stabilize import Stabilizer
 
     def reading(luna: LocationReading) -> TableReading:
-        empty = LocationReading("empty", None, 1.0)
+        empty = LocationReading(Sight.EMPTY, None, 1.0)
         return TableReading({"jupiter": empty, "mars": empty, "luna": luna, "institute": empty})
 
-    frames = [reading(LocationReading("card", "eo", 0.9, 11))] * 10
-    frames += [reading(LocationReading("occluded", reason=REACHES_OFF))] * 80  # 8 s at 10 fps
+    frames = [reading(LocationReading(Sight.CARD, "eo", 0.9, 11))] * 10
+    frames += [reading(LocationReading(Sight.OCCLUDED, reason=REACHES_OFF))] * 80  # 8 s at 10 fps
     scanner = iter(frames)
 
     class Scanner:

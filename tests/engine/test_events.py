@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
+from engine.automa import new_solo_game
+from engine.automa_state import Arrow, Extra, Parity
 from engine.board import Location
 from engine.errors import IllegalActionError
 from engine.events import (
@@ -20,6 +23,7 @@ from engine.events import (
     GainFrom,
     Identify,
     Lead,
+    Pile,
     Place,
     Resolve,
     RevealCard,
@@ -30,6 +34,7 @@ from engine.events import (
     SetLocation,
     SetSovereign,
     SetTokens,
+    Setup,
     from_dict,
     to_dict,
 )
@@ -76,3 +81,18 @@ def test_an_event_in_words_is_short_and_readable() -> None:
     # The narration's words, with the card's printed name (never its id).
     assert event_text(Lead("darrow", Location.MARS)) == "Deploy Darrow to Mars"
     assert event_text(Scout()) == "Scout: turn over the deck's top card"
+
+
+def test_closed_sets_decode_to_their_enums_and_encode_as_the_same_words() -> None:
+    moved = from_dict(json.loads(json.dumps(to_dict(SetLocation(Location.LUNA, (), (),
+                                                                 Pile.DECK)))))
+    assert isinstance(moved, SetLocation) and moved.removed_to is Pile.DECK
+    assert to_dict(moved)["removed_to"] == "deck"
+    setup = new_solo_game("Ann", random.Random(1))
+    assert setup.automa is not None
+    setup = replace(setup, automa=replace(setup.automa, parity=Parity.ODD))
+    again = from_dict(json.loads(json.dumps(to_dict(setup))))
+    assert isinstance(again, Setup) and again.automa is not None
+    assert again.automa.parity is Parity.ODD
+    card = again.automa.cards[0]
+    assert isinstance(card.tiebreaker, Arrow) and isinstance(card.extra, Extra)

@@ -119,7 +119,7 @@ def evolve_variants(setup: object) -> object:
 def test_every_question_kind_has_words() -> None:
     state = tracked().state
     for kind in narration.Ask:
-        q = narration.Question(kind, location=Location.LUNA, again=True)
+        q = narration.Phrasing(kind, location=Location.LUNA, again=True)
         assert narration.question_text(q).endswith(("?", ":"))
     readings = (narration.Reading((GainFrom(Location.MARS),)),
                 narration.Reading((), narration.Answer.IGNORE),

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
 import pytest
 
 from engine.board import Location
+from engine.tracking.view import Shown
 from vision import evaluate
 from vision.calibrate import Calibration
-from vision.scanner import TableScanner
+from vision.scanner import LocationReading, Sight, TableScanner
 from vision.synth.cards import FACE_DOWN
 from vision.synth.scene import FOREIGN, SceneOptions, render
+
+
+def test_a_reading_prints_its_state_as_the_contract_string() -> None:
+    # ``table scan --json`` is a contract (docs/vision.md): the enum prints as its value.
+    out = json.dumps(LocationReading(Sight.FACE_DOWN, None, 0.5, 2).to_dict())
+    assert '"state": "face_down"' in out
+    assert {s.value for s in Shown} <= {s.value for s in Sight}  # settled ones are Sights
 
 
 @pytest.fixture(scope="module")

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from vision.scanner import LocationReading, TableReading
+from vision.scanner import LocationReading, Sight, TableReading
 from vision.stabilize import Stabilizer
 
 FPS = 10
 
 
 def table(**locs: LocationReading) -> TableReading:
-    base = {name: LocationReading("empty") for name in ("jupiter", "mars", "luna", "institute")}
+    base = {name: LocationReading(Sight.EMPTY) for name in ("jupiter", "mars", "luna", "institute")}
     return TableReading({**base, **locs})
 
 
 def card(top: str, depth: int = 1) -> LocationReading:
-    return LocationReading("card", top, 0.9, depth)
+    return LocationReading(Sight.CARD, top, 0.9, depth)
 
 
-HAND = LocationReading("occluded")
+HAND = LocationReading(Sight.OCCLUDED)
 
 
 def feed(stab: Stabilizer, frames: list[TableReading], start: float = 0.0) -> list:
@@ -55,7 +55,7 @@ def test_single_frame_flicker_makes_no_event() -> None:
     still = table(mars=card("aja"))
     t = settled(stab, still)
     frames = [still] * 5 + [table(mars=card("sevro"))] + [still] * 5
-    frames += [table(mars=LocationReading("empty"))] * 2 + [still] * 10
+    frames += [table(mars=LocationReading(Sight.EMPTY))] * 2 + [still] * 10
     assert feed(stab, frames, start=t) == []
 
 
@@ -63,7 +63,7 @@ def test_unknown_frames_carry_no_information() -> None:
     stab = Stabilizer()
     still = table(mars=card("aja"))
     t = settled(stab, still)
-    noisy = [table(mars=LocationReading("unknown", None, 0.2, 1)), still] * 10
+    noisy = [table(mars=LocationReading(Sight.UNKNOWN, None, 0.2, 1)), still] * 10
     assert feed(stab, noisy, start=t) == []
 
 
@@ -115,7 +115,7 @@ def test_a_long_cover_reports_occluded_once_and_nothing_when_it_lifts() -> None:
 def test_an_occluded_change_carries_the_locators_reason() -> None:
     stab = Stabilizer(occluded_after_s=2.0)
     t = settled(stab, table(luna=card("eo", 11)))
-    past = LocationReading("occluded", reason="something reaches off the play area")
+    past = LocationReading(Sight.OCCLUDED, reason="something reaches off the play area")
     events = feed(stab, [table(luna=past)] * 30, start=t)
     assert [(e.kind, e.reason) for e in events] == [("occluded", past.reason)]
 
@@ -123,7 +123,8 @@ def test_an_occluded_change_carries_the_locators_reason() -> None:
 def test_face_down_card_on_top() -> None:
     stab = Stabilizer()
     t = settled(stab, table(jupiter=card("aja")))
-    events = feed(stab, [table(jupiter=LocationReading("face_down", None, 0.8, 2))] * 10, start=t)
+    down = table(jupiter=LocationReading(Sight.FACE_DOWN, None, 0.8, 2))
+    events = feed(stab, [down] * 10, start=t)
     assert [(e.kind, e.new_top, e.state) for e in events] == [("added", None, "face_down")]
 
 
@@ -138,7 +139,7 @@ def test_a_location_glare_keeps_unreadable_counts_its_unread_seconds() -> None:
     stab = Stabilizer()
     still = table(luna=card("eo"))
     t = settled(stab, still)
-    glare = table(luna=LocationReading("unknown", None, 0.1, 3))
+    glare = table(luna=LocationReading(Sight.UNKNOWN, None, 0.1, 3))
     feed(stab, [glare] * 30, start=t)  # three seconds of frames naming nothing there
     assert stab.state["luna"].unread_for == pytest.approx(2.9 + 0.1, abs=0.11)
     assert stab.state["luna"].top == "eo"  # the stable content stands meanwhile
@@ -149,7 +150,7 @@ def test_a_location_glare_keeps_unreadable_counts_its_unread_seconds() -> None:
 
 def test_a_location_that_never_settles_is_unread_from_the_first_frame() -> None:
     stab = Stabilizer()
-    misread = table(institute=LocationReading("unknown", None, 0.2, 6))  # bare wood, say
+    misread = table(institute=LocationReading(Sight.UNKNOWN, None, 0.2, 6))  # bare wood, say
     feed(stab, [misread] * 25)
     assert stab.state["institute"].state == "unknown"
     assert stab.state["institute"].unread_for == pytest.approx(2.4)

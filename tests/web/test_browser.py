@@ -164,10 +164,11 @@ def test_answering_a_decision_from_its_buttons(page: Any, service: Service) -> N
 
 def test_a_new_game_is_started_from_the_form(page: Any, service: Service) -> None:
     from engine.board import Location
+    from vision.scanner import Sight
     from vision.stabilize import LocationState
 
     tops = ["quietus", "sefi", "tactus", "diplomat"]
-    service.camera_reading = {loc.value: LocationState("card", top, 2)
+    service.camera_reading = {loc.value: LocationState(Sight.CARD, top, 2)
                               for loc, top in zip(Location, tops, strict=True)}
     page.click("#lock")
     page.fill("#pin", PIN)

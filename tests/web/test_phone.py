@@ -52,7 +52,7 @@ pytestmark = [
 
 def _question(service: Service) -> None:
     """The camera asks which covered card left Mars (a structured question)."""
-    ask = narration.Question(narration.Ask.COVERED_CARD, (
+    ask = narration.Phrasing(narration.Ask.COVERED_CARD, (
         narration.Reading((GainFrom(Location.MARS),)),
         narration.Reading((), narration.Answer.IGNORE)), player=0, location=Location.MARS)
     service.question = SimpleNamespace(ask=ask, prompt="(the tracker's own words)",

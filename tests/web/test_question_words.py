@@ -73,7 +73,7 @@ def test_a_covered_card_question_names_the_location_and_each_card_as_printed() -
 def test_an_order_question_words_each_reading_from_where_they_part() -> None:
     follow = table()
     state = follow.game.state
-    ask = narration.Question(narration.Ask.ORDER, (
+    ask = narration.Phrasing(narration.Ask.ORDER, (
         narration.Reading((Lead("morning-star", M),)),
         narration.Reading((Lead("morning-star", L),))), player=state.current)
     texts = words(Question(ask, state), follow)
