@@ -61,7 +61,6 @@ class TableReference:
         self.run_on_camera = run_on_camera
         self.clock = clock
         self._service: Service | None = None
-        self._press: Callable[[Service, Press], Update | None] | None = None
 
     @property
     def kept(self) -> bool:
@@ -70,8 +69,7 @@ class TableReference:
     def install(self, service: Service) -> None:
         """Take NEXT while the step is due (other presses keep their meaning)."""
         self._service = service
-        self._press = service.on_press
-        service.on_press = self.on_press
+        service.add_press_handler(self.on_press)
 
     def due(self, service: Service) -> bool:
         """No picture kept, and no game set up or the last one over (in a game NEXT
@@ -89,7 +87,7 @@ class TableReference:
         if command.button == "next" and self.due(service):
             self.run_on_camera(self._take)
             return service.notify(CALIBRATE, "Taking the picture of the bare table…")
-        return self._press(service, command) if self._press is not None else None
+        return None  # not ours: the tracker or the controls take it
 
     def _take(self, scanner: Any, frame: np.ndarray) -> None:
         """On the capture thread: learn the frame, keep it, say how it went."""

@@ -125,7 +125,7 @@ class Service:
         self._thread: threading.Thread | None = None
         self.listeners: list[Listener] = []
         self.follower: Follower | None = None  # follows the table (device.tracking)
-        self.on_press: PressHandler | None = None
+        self._press_handlers: list[PressHandler] = []  # tried before the follower
         self.question: Question | None = None  # the follower's open question for the table
         self.camera_reading: Any = None  # the latest stable camera reading (for the page)
         self.hand_seen: HandSeen | None = None  # the camera's reading of a hand laid out
@@ -334,11 +334,20 @@ class Service:
         self.game = game
         return self._publish("new-game", tuple(game.log), source=command.source)
 
+    def add_press_handler(self, handler: PressHandler) -> None:
+        """Try ``handler`` on every button press before the follower (the bare-table
+        step takes NEXT this way); it returns an update for a press it took, None to
+        pass the press on."""
+        self._press_handlers.append(handler)
+
     def _press(self, command: Press) -> Update:
         """A button: resolved against the current state; a useless press says why."""
         try:
-            for handler in (self.on_press, self.follower and self.follower.on_press):
-                handled = handler(self, command) if handler else None
+            handlers = list(self._press_handlers)
+            if self.follower is not None:
+                handlers.append(self.follower.on_press)
+            for handler in handlers:
+                handled = handler(self, command)
                 if handled is not None:
                     return handled
             event = controls.resolve(command.button, self.game.state)

@@ -4,7 +4,7 @@ takes it on NEXT, keeps it beside the journal, and gives it back at the next sta
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,22 @@ class Scanner:
         return self.cluttered
 
 
+class PressesOnly:
+    """A follower that takes every press and nothing else."""
+
+    def __init__(self, on_press: Callable[[Service, Press], Update | None]) -> None:
+        self.on_press = on_press
+
+    def on_camera(self, service: Service, command: object) -> None:
+        return None
+
+    def on_question(self, service: Service, command: object) -> Update:
+        raise AssertionError("no question is asked in these tests")
+
+    def on_played(self, service: Service, played: Update) -> None:
+        return None
+
+
 class Step:
     """A TableReference whose camera work is queued, to run as the capture thread would."""
 
@@ -51,7 +67,7 @@ class Step:
         self.tasks: list[Any] = []
         self.service = Service(game or Game(rng=random.Random(1)))
         self.presses: list[str] = []
-        self.service.on_press = self._tracker
+        self.service.follower = PressesOnly(self._tracker)  # as the tracker would
         self.reference = TableReference(path, self.tasks.append)
         self.reference.install(self.service)
         self.service.start()
