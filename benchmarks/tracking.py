@@ -78,14 +78,77 @@ def run(kind: str, seeds: range, args: argparse.Namespace) -> list[Report]:
     for seed in seeds:
         script = (write_script(3, seed=seed) if kind == "3-player"
                   else write_script(seed=seed, automa_level=2))
-        reports.append(replay_script(script, perceiver(script, seed, args), time.perf_counter))
+        watch = Log(seed) if args.log else None
+        reports.append(replay_script(script, perceiver(script, seed, args), time.perf_counter,
+                                     watch))
         if not reports[-1].matches:
             print(f"  seed {seed}: {reports[-1].problems[0][:160]}")
     return reports
 
 
+class Log:
+    """``--log``: per moment, where the camera's view differs from the table (by field:
+    top, count, face down, empty, unread), each question asked, and where the tracked
+    game stops agreeing with the table."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed, self.questions, self.behind = seed, 0, False
+        self.last = None  # the table as it lay at the previous moment
+
+    def __call__(self, k: int, moment: Moment, view, follow) -> None:  # type: ignore[no-untyped-def]
+        from engine.tracking.script import view_of_layout
+        from engine.tracking.view import view_of
+
+        if moment.layout is None:
+            return
+        truth = view_of_layout(moment.layout)
+        wrong = view_misreads(view, truth) if view is not None else ""
+        if wrong:
+            print(f"  [{self.seed}:{k}] view: {wrong}")
+        if view is None and truth != self.last:
+            print(f"  [{self.seed}:{k}] no view of a change: {view_misreads(self.last, truth)}")
+        self.last = truth
+        if follow.questions > self.questions:
+            kinds = ",".join(str(q) for q in follow.kinds[self.questions:])
+            tracked = view_misreads(follow.last_view, view_of(follow.game.state))
+            print(f"  [{self.seed}:{k}] asked {kinds}; camera vs tracked game: {tracked}")
+            self.questions = follow.questions
+        behind = view_of(follow.game.state) != truth
+        if behind != self.behind:
+            tracked = view_misreads(view_of(follow.game.state), truth)
+            state = f"differs: {tracked}" if behind else "agrees"
+            print(f"  [{self.seed}:{k}] tracked game {state}")
+            self.behind = behind
+
+
+def view_misreads(view, truth) -> str:  # type: ignore[no-untyped-def]
+    """How ``view`` differs from ``truth``, location by location ("" when it does not)."""
+    from engine.board import LOCATIONS
+
+    if view is None:
+        return "(none)"
+    out = []
+    for loc, seen, real in zip(LOCATIONS, view, truth, strict=True):
+        if isinstance(seen, Unread):
+            out.append(f"{loc.value} unread (truth {real.depth})")
+        elif (seen.depth == 0) != (real.depth == 0):
+            out.append(f"{loc.value} empty wrong: read {seen.depth}, truth {real.depth}")
+        elif seen.face_down != real.face_down:
+            out.append(f"{loc.value} face down wrong: read {seen.face_down}")
+        elif seen.top != real.top:
+            out.append(f"{loc.value} top {seen.top}, truth {real.top}")
+        elif seen.depth != real.depth:
+            out.append(f"{loc.value} count {seen.depth}, truth {real.depth}")
+    return "; ".join(out)
+
+
 def perceiver(script: Script, seed: int, args: argparse.Namespace) -> Perceive:
     """The camera the options ask for."""
+    if args.views is not None:
+        path = args.views / f"{args.table or 'default'}-{seed}.json"
+        if not args.camera:
+            return recorded(path)
+        return recording(through_vision(seed, args.table, args.lamp), path)
     if args.camera:
         return through_vision(seed, args.table, args.lamp)
     camera = miscounting(args.miscount, seed) if args.miscount else perfect_camera
@@ -108,6 +171,45 @@ def through_vision(seed: int, table: str | None = None,
     perception = Perception(TableScanner(), Stabilizer())
     return counting_unread(camera_perceiver(perception,
                                             ScriptedCamera(seed=seed, table=table, lamp=lamp)))
+
+
+def recording(camera: Perceive, path: Path) -> Perceive:
+    """``camera``, writing every view it hands on to ``path`` (JSON, one per moment) as it
+    goes: the camera path does not depend on the tracker, so the tracker can be run
+    again on the same views (:func:`recorded`) without drawing and scanning the frames."""
+    views: list[object] = []
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    def perceive(moment: Moment):  # type: ignore[no-untyped-def]
+        view = camera(moment)
+        views.append(None if view is None else [_seen_json(s) for s in view])
+        path.write_text(json.dumps(views))
+        return view
+
+    return perceive
+
+
+def _seen_json(seen) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    if isinstance(seen, Unread):
+        return {"unread": True, "overdue": seen.overdue}
+    return {"depth": seen.depth, "top": seen.top, "face_down": seen.face_down}
+
+
+def recorded(path: Path) -> Perceive:
+    """The views :func:`recording` wrote, handed on moment by moment."""
+    from engine.tracking import Seen
+
+    views = iter(json.loads(path.read_text()))
+
+    def perceive(moment: Moment):  # type: ignore[no-untyped-def]
+        view = next(views, None)
+        if view is None:
+            return None
+        seen = [Unread(s["overdue"]) if s.get("unread") else
+                Seen(s["depth"], s["top"], s["face_down"]) for s in view]
+        return counting_unread(lambda _: tuple(seen))(moment)  # type: ignore[arg-type,return-value]
+
+    return perceive
 
 
 def miscounting(rate: float, seed: int) -> Perceive:
@@ -284,6 +386,11 @@ def main() -> None:
     parser.add_argument("--table", help="--camera: a table kind of vision.synth.tables")
     parser.add_argument("--lamp", type=lambda s: tuple(float(v) for v in s.split(",")),
                         help="--camera: a fixed lamp reflection X,Y,R (play-area mm)")
+    parser.add_argument("--views", type=Path, metavar="DIR",
+                        help="with --camera: record each game's views in DIR; without: "
+                             "track the views recorded there (no frames drawn)")
+    parser.add_argument("--log", action="store_true",
+                        help="print each misread view, question and divergence by moment")
     parser.add_argument("--vision-dev", type=Path, metavar="DIR",
                         help="the independent renderer's games folder: views, not games")
     args = parser.parse_args()

@@ -105,7 +105,10 @@ def changed_at(state: GameState, view: TableView, wild: frozenset[Location] = fr
             continue  # nothing is inferred where the camera cannot see
         stack = state.stack_at(loc)
         cards = [slot.card for slot in stack]
-        differs = bool(stack) and seen.top is not None and cards[-1] not in (None, seen.top)
+        # A top turned (face down now, or a face-down top now named) changed the stack
+        # as surely as another name: the count alone may not show it (DEPTH_SLACK).
+        differs = bool(stack) and (stack[-1].face_down != seen.face_down or (
+            seen.top is not None and cards[-1] not in (None, seen.top)))
         if seen.depth > len(stack):
             grew.add(loc)
         elif seen.depth < len(stack) or (differs and seen.top in cards):

@@ -31,6 +31,9 @@ from engine.wording import event_text
 
 Perceive = Callable[[Moment], "TableView | None"]
 Clock = Callable[[], float]
+# Called after each moment is perceived and the table has answered: its number, the
+# moment, the view the camera handed on (None: none) and the game as tracked.
+Watch = Callable[[int, Moment, "TableView | None", Follow], None]
 TokenRow = tuple[tuple[int, int, int], ...]  # per player: helium, influence, fleet
 
 
@@ -74,10 +77,11 @@ def perfect_camera(moment: Moment) -> TableView | None:
 
 
 def replay_script(script: Script, perceive: Perceive = perfect_camera,
-                  clock: Clock = _no_clock) -> Report:
+                  clock: Clock = _no_clock, watch: Watch | None = None) -> Report:
     """Run a scripted game through tracker and engine; compare with the truth.
 
-    ``clock`` times it (the engine reads no clock itself: pass ``time.perf_counter``).
+    ``clock`` times it (the engine reads no clock itself: pass ``time.perf_counter``);
+    ``watch`` sees every moment as it is tracked (to log where a game goes astray).
     """
     started = clock()
     follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()))
@@ -102,6 +106,8 @@ def replay_script(script: Script, perceive: Perceive = perfect_camera,
         if upcoming[k] != moment.truth_len or k + 1 == len(moments):
             oracle.advance(upcoming[k])
             _settle(follow, oracle, report, table)
+        if watch is not None:
+            watch(k, moment, view, follow)
     if _still_unread(follow):  # the table waits at the end: time passes, the page asks
         _settle(follow, oracle, report, table)
     report.seconds = clock() - started

@@ -26,6 +26,7 @@ from engine.tracking.view import (
     Button,
     TableView,
     ahead,
+    count_off,
     halfway,
     mismatch,
     top_named,
@@ -82,7 +83,8 @@ class Search:
                 after = apply(node.state, event)
             except IllegalActionError:
                 continue
-            child = Node(after, (*node.seq, event), node.seen, node.turns, node.choices)
+            child = Node(after, (*node.seq, event), node.seen, node.turns, node.choices,
+                         node.off)
             children.append(child.consume(self.evidence, self.slack))
             self._remember(child)
         return children
@@ -130,6 +132,9 @@ class Node:
     seen: int  # evidence items explained so far
     turns: int  # turns taken at the search's start or the last NEXT explained
     choices: int = 0  # real choices made since the last evidence explained
+    # Cards the counts of the views explained so far were off by (with slack), but the
+    # last view's: moves after it may yet make its counts right (see least_off).
+    off: int = 0
 
     def next_evidence(self, evidence: Sequence[TableView | Button],
                       ) -> tuple[TableView | None, Button | None]:
@@ -144,7 +149,7 @@ class Node:
 
     def consume(self, evidence: Sequence[TableView | Button], slack: int) -> Node:
         """Explain as much further evidence as this position does."""
-        seen, turns = self.seen, self.turns
+        seen, turns, off = self.seen, self.turns, self.off
         node = self
         while seen < len(evidence):
             item = evidence[seen]
@@ -158,9 +163,11 @@ class Node:
                 break
             else:
                 node = node.named(item)
+                if slack and any(not isinstance(e, Button) for e in evidence[seen + 1:]):
+                    off += count_off(node.state, item)  # the last view: see least_off
             seen += 1
         return Node(node.state, node.seq, seen, turns,
-                     0 if seen > self.seen else self.choices)
+                     0 if seen > self.seen else self.choices, off)
 
     def named(self, view: TableView) -> Node:
         """The position with the top cards the view names and the engine did not know
@@ -178,7 +185,7 @@ class Node:
                 continue
             seq = (*seq, event)
         return self if seq is self.seq else Node(state, seq, self.seen, self.turns,
-                                                  self.choices)
+                                                  self.choices, self.off)
 
 
 def _as_last_seen(node: Node, evidence: Sequence[TableView | Button], index: int,
@@ -217,6 +224,20 @@ def _pressed(button: Button, node: Node, turns_before: int) -> bool:
         return state.turn is None or state.turn.end_requested or not any(
             step.name == "gain" for step in state.stack)
     return True
+
+
+def least_off(found: list[Node], last: TableView, slack: int) -> list[tuple[Event, ...]]:
+    """Of the sequences that explain all the evidence, those that need the fewest cards
+    miscounted over all the views, shortest first among those: a count that is right
+    where a stack changed is evidence, and one stack misread must not let another's
+    real change pass unseen (a card taken from under its top, read one card less).
+    The last view is judged on where a sequence ends, which must still agree with it."""
+    scored = [(n.off + count_off(n.state, last), len(n.seq), n.seq) for n in found
+              if mismatch(n.state, last, slack) == 0]
+    if not scored:
+        return []
+    best = min(score[:2] for score in scored)
+    return dedupe([seq for off, length, seq in scored if (off, length) == best])
 
 
 def played_out(state: GameState, events: Sequence[Event]) -> GameState:

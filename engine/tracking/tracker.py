@@ -49,7 +49,15 @@ from engine.rules import apply
 from engine.state import GameState, Phase
 from engine.tracking.options import candidates, is_blind, is_visible_choice, waits_for_table
 from engine.tracking.question import COVERED_CARD, ORDER, UNEXPECTED, Question, Then, Verdict
-from engine.tracking.search import Node, Search, awaits_die, dedupe, played_out, turns_taken
+from engine.tracking.search import (
+    Node,
+    Search,
+    awaits_die,
+    dedupe,
+    least_off,
+    played_out,
+    turns_taken,
+)
 from engine.tracking.view import (
     DEPTH_SLACK,
     Button,
@@ -236,14 +244,9 @@ class Tracker:
         start = states[self.anchor]
         readings, nearest, stops = self._readings(start, 0)
         self._slack = 0  # the slack the readings (or the stops) were found with
-        if (readings or stops) and self._miscount_would_do(states, view):
-            # Only a stack's count says more happened than was played, and a count can
-            # be off: the table says which (see DEPTH_SLACK).
-            found = readings or stops
-            played = tuple(self.played)
-            if played not in found and not all(_forced_after(start, seq, played)
-                                               for seq in found):
-                return self._ask(start, [*found, played])
+        asked = self._count_decides(states, start, view, readings or stops)
+        if asked is not None:
+            return asked
         for slack in range(1, DEPTH_SLACK + 1):
             if readings:
                 break
@@ -256,6 +259,11 @@ class Tracker:
             if found or not stops:
                 self._slack = slack
             readings, stops = found, stops or found_stops
+        if readings and self._slack:
+            # Found with a count taken as off elsewhere (see _least_off): the same holds.
+            asked = self._count_decides(states, start, view, readings)
+            if asked is not None:
+                return asked
         if (readings or stops) and self._rivalled(start, readings or stops):
             # Something at a location the camera cannot read would explain it as well
             # (a card gained there, not a Scout): the table is asked there first.
@@ -290,6 +298,17 @@ class Tracker:
         final, _, _ = self.search(start, (view,), DEPTH_SLACK)
         self.question = self._unexplained(states[-1], start, view, final or nearest)
         return Verdict(question=self.question, text=self.question.prompt)
+
+    def _count_decides(self, states: Sequence[GameState], start: GameState, view: TableView,
+                       found: list[tuple[Event, ...]]) -> Verdict | None:
+        """Only a stack's count says more happened than was played, and a count can be
+        off: the table says which (see DEPTH_SLACK). None when that is not so."""
+        if not found or not self._miscount_would_do(states, view):
+            return None
+        played = tuple(self.played)
+        if played in found or all(_forced_after(start, seq, played) for seq in found):
+            return None
+        return self._ask(start, [*found, played])
 
     def _miscount_would_do(self, states: Sequence[GameState], view: TableView) -> bool:
         """Does the game as played agree with the camera but for a stack's count (one
@@ -424,16 +443,21 @@ class Tracker:
         search = Search(budget or self.budget, evidence, last_view, view_of(start), slack,
                          wild)
         level = [Node(start, (), 0, turns_taken(start)).consume(evidence, slack)]
+        found: list[Node] = []
         while level and search.budget > 0:
             closed, branches = search.close(level)
             # An empty explanation is fine when nothing needs one (a button like
             # AUTOMA on its own says nothing about the table).
-            found = [n.seq for n in closed if n.seen == len(evidence)]
-            if found:
-                shortest = min(len(seq) for seq in found)
-                return dedupe([seq for seq in found if len(seq) == shortest]), [], []
-            # The depth limit counts choices between two things the camera saw.
+            deeper = bool(found)
+            found += [n for n in closed if n.seen == len(evidence)]
+            if found and (deeper or not slack):
+                break
+            # With a count taken as off (slack), one more choice may explain the counts
+            # better (see least_off). The depth limit counts choices between two things
+            # the camera saw.
             level = [n for n in branches if n.choices <= self.max_depth]
+        if found:
+            return least_off(found, last_view, slack), [], []
         return [], search.nearest[:3], search.best_stops()
 
     def _unexplained(

@@ -110,6 +110,12 @@ def mismatch(state: GameState, view: TableView, slack: int = 0) -> int:
 DEPTH_SLACK = 2
 
 
+def count_off(state: GameState, view: TableView) -> int:
+    """How many cards the view's counts are off from the engine's stacks, in all."""
+    return sum(abs(len(state.stack_at(loc)) - seen.depth)
+               for loc, seen in zip(LOCATIONS, view, strict=True) if isinstance(seen, Seen))
+
+
 def _depth_agrees(stack: Sequence[Slot], seen: Seen, slack: int) -> bool:
     off = abs(len(stack) - seen.depth)
     if off == 0:

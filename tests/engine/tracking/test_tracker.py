@@ -341,3 +341,37 @@ def test_the_count_follows_from_the_game_when_the_table_gives_none() -> None:
     assert location_answer(state, L, "aja") == Seen(1, "aja")  # darrow was taken off it
     assert location_answer(state, L, face_down=True) == Seen(3, None, True)
     assert location_answer(state, L) == Seen(0)
+
+
+# --- counts one off while the top card is right (the camera path's usual misreading) ---
+
+
+def test_a_face_down_top_gone_is_a_change_though_the_count_stays() -> None:
+    # Luna's top card lies face down; Ann gains it. The camera names the card under it
+    # but counts Luna as before (one too many): the face-down top turned into a named
+    # one is the change, and the rules decide the move without a question.
+    follow = table()
+    follow.game.play(SetLocation(L, ("aja", "darrow", None), (False, False, True)))
+    follow.tracker.settle(len(follow.game.log))
+    luna = Seen(3, "darrow")  # truly two cards: the count is one off, the top right
+    view = seen(START[0], [*START[1], "morning-star"], START[2], START[3])
+    verdict = follow.on_view((view[0], view[1], luna, view[3]))
+    assert verdict.play == (Lead("morning-star", M), GainFrom(L))
+    assert follow.tracker.question is None and follow.questions == 0
+    assert [s.card for s in follow.game.state.stack_at(L)] == ["aja", "darrow"]
+
+
+def test_one_stack_miscounted_never_hides_a_card_taken_from_under_another() -> None:
+    # Jupiter reads a card too many (its top right) while Stained goes onto Mars; then a
+    # card leaves from under Stained, seen only as Mars one card shorter. Taking
+    # Jupiter's count as off must not let Mars's change pass as a miscount too: the
+    # table is asked which covered card left, as with every count exact.
+    follow = table()
+    mars = [*START[1], "stained"]
+    deep = Seen(3, "sevro")  # Jupiter holds two
+    first = seen(START[0], mars, START[2], START[3])
+    follow.on_view((deep, *first[1:]))  # type: ignore[arg-type]
+    verdict = follow.on_view(seen(START[0], ["nero", "stained"], START[2], START[3]))
+    question = verdict.question
+    assert question is not None and question.kind == COVERED_CARD
+    assert "Nothing happened" in question.texts() and follow.questions == 1
