@@ -53,7 +53,6 @@ from engine.tracking.search import (
     Node,
     Search,
     awaits_die,
-    dedupe,
     least_off,
     played_out,
     turns_taken,
