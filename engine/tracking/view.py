@@ -120,8 +120,12 @@ def _depth_agrees(stack: Sequence[Slot], seen: Seen, slack: int) -> bool:
     off = abs(len(stack) - seen.depth)
     if off == 0:
         return True
-    return (off <= slack and bool(stack) and seen.top is not None
-            and not stack[-1].face_down and stack[-1].card == seen.top)
+    if off > slack or not stack or seen.told:
+        return False
+    top = stack[-1]
+    if top.face_down:  # the top the camera reads is "face down" itself
+        return seen.face_down
+    return seen.top is not None and top.card == seen.top
 
 
 def location_answer(state: GameState, location: Location, top: str | None = None, *,
@@ -195,12 +199,15 @@ def unread_at(view: TableView) -> frozenset[Location]:
 def ahead(view: TableView, evidence: Sequence[TableView | Button]) -> TableView:
     """``view`` with each location it cannot read taken from the next view that reads
     it: a move made there unseen is inferred once a later view (or the table's answer)
-    shows it, and only then."""
+    shows it, and only then. Shows it: names the card on top, or says the location is
+    empty. A count under a face-down card is no such evidence (a count can be off): a
+    whole move never seen, inferred from one card too many, would be a guess."""
     out = view
     for loc in unread_at(view):
         later = next((e[loc.pos] for e in evidence if not isinstance(e, Button)
                       and isinstance(e[loc.pos], Seen)), None)
-        if later is not None:
+        if isinstance(later, Seen) and (later.top is not None or later.depth == 0
+                                        or later.told):
             out = with_seen(out, loc, later)
     return out
 

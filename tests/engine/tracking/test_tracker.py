@@ -375,3 +375,19 @@ def test_one_stack_miscounted_never_hides_a_card_taken_from_under_another() -> N
     question = verdict.question
     assert question is not None and question.kind == COVERED_CARD
     assert "Nothing happened" in question.texts() and follow.questions == 1
+
+
+def test_a_face_down_stack_read_a_card_deep_after_it_was_unread_invents_no_move() -> None:
+    # Luna's top lies face down and the camera cannot read Luna while Ann deploys to Mars
+    # and gains Jupiter's top; then it reads Luna one card too deep. Nothing names a card
+    # put there unseen: the count is off, the face-down top is right, and nothing is
+    # inferred at Luna (no Scout nobody saw, no question).
+    follow = table()
+    follow.game.play(SetLocation(L, ("aja", "darrow", None), (False, False, True)))
+    follow.tracker.settle(len(follow.game.log))
+    view = seen(START[0][:1], [*START[1], "morning-star"], START[2], START[3])
+    follow.on_view(unread(view, L))
+    verdict = follow.on_view((view[0], view[1], Seen(4, None, face_down=True), view[3]))
+    played = [e for e in follow.game.log[-2:]]
+    assert played == [Lead("morning-star", M), GainFrom(J)] and verdict.question is None
+    assert follow.questions == 0 and len(follow.game.state.stack_at(L)) == 3
