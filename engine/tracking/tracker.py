@@ -247,13 +247,17 @@ class Tracker:
         if asked is not None:
             return asked
         for slack in range(1, DEPTH_SLACK + 1):
-            if readings:
+            if readings or (Button.DIE in self.evidence and _rolls_next(start, stops)):
                 break
             # Perhaps the camera miscounted a stack: trust the top cards it names, with
             # the count as far off as it must be (the least disagreement first). A way
             # that explains every view with a count off beats one that stops short at
             # the die or a choice: a roll is never taken back, so the die is not rolled
-            # on part of the evidence while the whole of it has an explanation.
+            # on part of the evidence while the whole of it has an explanation. Unless
+            # the table pressed DIE and every count as read leads to the roll: then the
+            # roll is what the table says happened, and a count taken as off to explain
+            # it all without the die would hide a move the die brings (a card taken
+            # from under another top, seen only as one card less).
             found, _, found_stops = self._readings(start, slack)
             if found or not stops:
                 self._slack = slack
@@ -470,6 +474,11 @@ class Tracker:
             readings.append(Reading(fixes, Answer.CORRECT))
         ask = narration.Phrasing(UNEXPECTED, tuple(readings), start.current)
         return Question(ask, start)
+
+
+def _rolls_next(start: GameState, stops: list[tuple[Event, ...]]) -> bool:
+    """Do these stops, found with every count as read, all wait for the die?"""
+    return bool(stops) and all(awaits_die(played_out(start, seq)) for seq in stops)
 
 
 def _answered(game: Game, start: int) -> int:

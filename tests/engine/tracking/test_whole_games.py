@@ -186,6 +186,20 @@ def test_a_count_read_one_too_deep_does_not_roll_the_die_on_half_the_evidence() 
 # --- a location the camera cannot read ------------------------------------------------------
 
 
+def test_a_deploy_unseen_then_the_die_pressed_rolls_rather_than_take_a_count_as_off() -> None:
+    """Seed 0 as the camera path read it on a playmat: Jupiter unread while Martyr is
+    deployed there and DIE is pressed; the die moves a card from under The Institute's
+    top (seen only as one card less), and Invictus covers Martyr before Jupiter is read
+    again. Explaining it all with The Institute's count taken as off, and no roll, named
+    a card nobody deployed and cascaded into dozens of unexpected questions; the roll
+    the table pressed for is made, and one question settles which card it was."""
+    script = write_script(3, seed=0)
+    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 60, 3)]))
+    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
+    assert_as_played(report)
+
+
+
 def test_a_location_unreadable_for_a_while_is_one_question_and_the_game_ends_as_played(
         ) -> None:
     """Luna unreadable for six changes of the table (a lamp's reflection, say) while the
