@@ -226,14 +226,16 @@ def _pressed(button: Button, node: Node, turns_before: int) -> bool:
     return True
 
 
-def least_off(found: list[Node], last: TableView, slack: int) -> list[tuple[Event, ...]]:
+def least_off(found: list[Node], last: TableView, slack: int,
+              shortest: bool = False) -> list[tuple[Event, ...]]:
     """Of the sequences that explain all the evidence, those that need the fewest cards
     miscounted over all the views, shortest first among those: a count that is right
     where a stack changed is evidence, and one stack misread must not let another's
     real change pass unseen (a card taken from under its top, read one card less).
-    The last view is judged on where a sequence ends, which must still agree with it."""
-    scored = [(n.off + count_off(n.state, last), len(n.seq), n.seq) for n in found
-              if mismatch(n.state, last, slack) == 0]
+    The last view is judged on where a sequence ends, which must still agree with it.
+    ``shortest``: the shortest sequences, however many cards they need miscounted."""
+    scored = [(0 if shortest else n.off + count_off(n.state, last), len(n.seq), n.seq)
+              for n in found if mismatch(n.state, last, slack) == 0]
     if not scored:
         return []
     best = min(score[:2] for score in scored)

@@ -244,6 +244,8 @@ class Tracker:
         readings, nearest, stops = self._readings(start, 0)
         self._slack = 0  # the slack the readings (or the stops) were found with
         asked = self._count_decides(states, start, view, readings or stops)
+        if asked is None and readings and _covered_pick(readings):
+            asked = self._count_doubted(start, readings)
         if asked is not None:
             return asked
         for slack in range(1, DEPTH_SLACK + 1):
@@ -312,6 +314,20 @@ class Tracker:
         if played in found or all(_forced_after(start, seq, played) for seq in found):
             return None
         return self._ask(start, [*found, played])
+
+    def _count_doubted(self, start: GameState,
+                       readings: list[tuple[Event, ...]]) -> Verdict | None:
+        """Every reading takes a card from under another (seen only as a stack one card
+        less); when a shorter one with no such pick explains the views with a count
+        taken as off, only the count tells them apart, and a count can be off: the
+        table says which. None when no such reading exists."""
+        for slack in range(1, DEPTH_SLACK + 1):
+            found, _, _ = self.search(start, tuple(self.evidence), slack, shortest=True)
+            simpler = [seq for seq in found
+                       if len(seq) < len(readings[0]) and not _covered_pick([seq])]
+            if simpler:
+                return self._ask(start, [*readings, *simpler])
+        return None
 
     def _miscount_would_do(self, states: Sequence[GameState], view: TableView) -> bool:
         """Does the game as played agree with the camera but for a stack's count (one
@@ -430,6 +446,7 @@ class Tracker:
     def search(
         self, start: GameState, evidence: tuple[TableView | Button, ...], slack: int = 0,
         budget: int | None = None, wild: frozenset[Location] = frozenset(),
+        shortest: bool = False,
     ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
         """Shortest event sequences from ``start`` that pass through the evidence in order.
 
@@ -453,14 +470,14 @@ class Tracker:
             # AUTOMA on its own says nothing about the table).
             deeper = bool(found)
             found += [n for n in closed if n.seen == len(evidence)]
-            if found and (deeper or not slack):
+            if found and (deeper or not slack or shortest):
                 break
             # With a count taken as off (slack), one more choice may explain the counts
             # better (see least_off). The depth limit counts choices between two things
             # the camera saw.
             level = [n for n in branches if n.choices <= self.max_depth]
         if found:
-            return least_off(found, last_view, slack), [], []
+            return least_off(found, last_view, slack, shortest), [], []
         return [], search.nearest[:3], search.best_stops()
 
     def _unexplained(
@@ -474,6 +491,12 @@ class Tracker:
             readings.append(Reading(fixes, Answer.CORRECT))
         ask = narration.Phrasing(UNEXPECTED, tuple(readings), start.current)
         return Question(ask, start)
+
+
+def _covered_pick(readings: list[tuple[Event, ...]]) -> bool:
+    """Does every reading pick a card from under others in a stack?"""
+    return all(any(isinstance(e, Choose) and e.index is not None for e in seq)
+               for seq in readings)
 
 
 def _rolls_next(start: GameState, stops: list[tuple[Event, ...]]) -> bool:

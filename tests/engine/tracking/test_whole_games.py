@@ -183,6 +183,27 @@ def test_a_count_read_one_too_deep_does_not_roll_the_die_on_half_the_evidence() 
     assert UNEXPECTED not in report.question_kinds
 
 
+def test_a_count_read_one_short_is_asked_about_not_taken_for_a_card_from_under_it() -> None:
+    """Seed 1, as the camera read it on a playmat: Luna one card short (its top named
+    right) as its top card is gained. Taken at its word, the count made Assassin's pick
+    of a card from under a top happen at Luna, before its time, and the game left the
+    table; only the count tells the two apart, so the table is asked, once."""
+    script = write_script(3, seed=1)
+    misread = 115  # the truth's length at that view
+
+    def camera(moment: Moment):  # type: ignore[no-untyped-def]
+        view = perfect_camera(moment)
+        if view is None or moment.truth_len != misread:
+            return view
+        luna = view[2]
+        assert luna.top == "gravboot-cobbler"  # the script this test was written from
+        return (*view[:2], replace(luna, depth=luna.depth - 1), view[3])
+
+    report = replay_script(script, camera)
+    assert_as_played(report)
+    assert sum(_new_questions(replay_script(script), report).values()) <= 1
+
+
 # --- a location the camera cannot read ------------------------------------------------------
 
 
