@@ -341,11 +341,16 @@ class Tracker:
             list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
         """The search over all the evidence; failing that, over all but the views
         caught half-way through one move (an ability that moves three cards, done by
-        hand one at a time), which need not be explained on their own."""
+        hand one at a time), which need not be explained on their own. Unless all of
+        it is explained with a count taken as further off: a settled view dropped as
+        half-way lets a count one too deep invent a card deployed unseen under a top
+        the camera saw put straight down."""
         readings, nearest, stops = self.search(start, tuple(self.evidence), slack)
         if not readings:
             steady = without_halfway_views(start, tuple(self.evidence), slack)
-            if len(steady) < len(self.evidence):
+            if len(steady) < len(self.evidence) and not any(
+                    self.search(start, tuple(self.evidence), more)[0]
+                    for more in range(slack + 1, DEPTH_SLACK + 1)):
                 readings, _, _ = self.search(start, steady, slack)
         return readings, nearest, stops
 

@@ -204,6 +204,28 @@ def test_a_count_read_one_short_is_asked_about_not_taken_for_a_card_from_under_i
     assert sum(_new_questions(replay_script(script), report).values()) <= 1
 
 
+def test_a_count_read_one_too_deep_never_drops_the_view_that_saw_the_card_put_down() -> None:
+    """Seed 0, as the camera read it on a gingham cloth: Luna one card too deep (its top,
+    Mess Hall Cook, named right) as the player gains from Mars, the view before having
+    seen Mess Hall Cook put straight onto Luna. Dropping that view as half-way through a
+    move let the count invent a card deployed unseen under it; all the evidence with the
+    count one off is the game as played."""
+    script = write_script(3, seed=0)
+    misread = 206  # the truth's length at that view
+
+    def camera(moment: Moment):  # type: ignore[no-untyped-def]
+        view = perfect_camera(moment)
+        if view is None or moment.truth_len != misread:
+            return view
+        luna = view[2]
+        assert luna.top == "mess-hall-cook"  # the script this test was written from
+        return (*view[:2], replace(luna, depth=luna.depth + 1), view[3])
+
+    report = replay_script(script, camera)
+    assert_as_played(report)
+    assert UNEXPECTED not in report.question_kinds
+
+
 # --- a location the camera cannot read ------------------------------------------------------
 
 
