@@ -37,6 +37,16 @@ ten frames per change, so use a few games. ``--table KIND`` draws another table 
 
     .venv/bin/python benchmarks/tracking.py --camera --games 1 --solo-games 1 --table planks
 
+``--views DIR`` with ``--camera`` writes the views the camera path hands the tracker,
+one file per table kind and seed; without ``--camera`` it tracks those views again, with
+no frame drawn or scanned (the camera path does not depend on the tracker, so a change
+to the tracker is measured on exactly the same views in seconds). ``--log`` prints, per
+moment, each misread field of a view (top, count, face down, empty, unread), each
+question asked, and where the tracked game leaves the table::
+
+    .venv/bin/python benchmarks/tracking.py --camera --table planks --games 2 --views views
+    .venv/bin/python benchmarks/tracking.py --table planks --games 2 --views views --log
+
 ``--vision-dev DIR`` measures what the independent renderer's game folders allow (see
 :func:`vision_dev_games`): they hold one still frame per change and its truth, not the
 buttons, the players or the truth's events, so no game can be tracked from them::
