@@ -25,9 +25,9 @@ from vision.count import (
     colour_rises,
     count_cards,
     edge_profile,
+    fit_start,
     plain_count,
     stack_depth,
-    stack_start,
 )
 from vision.table import Reference, bare_mask, fill_holes, foreground, table_points
 from vision.view import BELOW_MM, MARGIN_MM, STACK_REACH_MM, WORK_PX_PER_MM, View, sample
@@ -389,7 +389,9 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column(Found.OCCLUDED, reason=why, top_mm=top_mm)
-    top_mm = stack_start(ev.rises, view, float(quad[:, 0].mean()), top_mm)
+    card_top = float(quad[:2, 1].mean())
+    top_mm = fit_start(ev.rises, view, float(quad[:, 0].mean()), top_mm, card_top,
+                       cascade_steps(view, card_top))
 
     # One edge profile down the column serves every outline's count.
     card_tops = [float(q[:2, 1].mean()) for q in (quad, *others)]
