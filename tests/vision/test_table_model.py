@@ -150,3 +150,23 @@ def test_counts_on_patterned_tables_from_one_frame(classifier, photo_dir, kind, 
                        if t.state == "card" and reading[name].state == "card"
                        and reading[name].depth != t.depth]
     assert len(miscounted) <= most, miscounted
+
+
+
+def test_a_checked_cloth_line_below_a_card_is_not_its_foot(classifier, photo_dir) -> None:
+    """On a checked cloth a check's line just below a top card looks like its foot; it
+    runs on past the card's sides, where a card's own edge ends. Every stack, read as
+    whatever it is, counts exact (as the benchmark scores it) bar two of ~30 on these
+    frames (four before the outline looked beside the column)."""
+    scanner = TableScanner(classifier=classifier)
+    missed = []
+    for seed in range(717, 727):
+        rng = random.Random(seed)
+        layout = evaluate.random_layout(rng, foreign=0, face_down=0)
+        frame, truth = render(layout, rng, evaluate.options_for(
+            evaluate.CONDITIONS["gingham"], rng, style="photo", photo_dir=photo_dir))
+        scanner.keep(truth.calibration)
+        reading = scanner.scan(frame)
+        missed += [(seed, name) for name, t in truth.locations.items()
+                   if t.state == "card" and reading[name].depth != t.depth]
+    assert len(missed) <= 2, missed
