@@ -86,8 +86,11 @@ def fit_start(
     above the top card's edge, and the mask's first row when it lies in the window, is
     a candidate; each is weighed by how well the comb of cards from it to the top card
     fits the column's edges (:func:`comb_fit`), less a cost for lying far from
-    :data:`STACK_START_MM` (where the layout puts the first card). Only the mask can
-    tell a one-card stack's start (its single edge is the top card's own)."""
+    :data:`STACK_START_MM` (where the layout puts the first card). A stack's first
+    edge (table to card) is often its weakest, so a comb that skips it fits better: a
+    start below a mask's first row that lies in the window pays for the strongest edge
+    it leaves between the two (:data:`ABOVE_WEIGHT`), where the mask saw card. Only the
+    mask can tell a one-card stack's start (its single edge is the top card's own)."""
     lo, hi = STACK_START_MM - START_SLACK_MM, STACK_START_MM + START_SLACK_MM
     ys = np.arange(lo - 4, card_top_mm + 6, 1.0)
     profile = edge_profile(rises, view, xc, ys)
@@ -102,13 +105,22 @@ def fit_start(
     if not candidates:
         return stack_start(rises, view, xc, mask_top)
 
+    strength = profile / (float(profile[window].max()) or 1.0)
+    seen_from = mask_top if lo <= mask_top <= hi else np.inf
+
     def fit(start: float) -> float:
         _count, score = comb_fit(ys, profile, start, card_top_mm, steps)
-        return score - START_PRIOR * ((start - STACK_START_MM) / START_SIGMA_MM) ** 2
+        skipped = strength[window & (ys >= seen_from - 1) & (ys <= start - ABOVE_GAP_MM)]
+        left = float(skipped.max()) if skipped.size else 0.0
+        return (score - START_PRIOR * ((start - STACK_START_MM) / START_SIGMA_MM) ** 2
+                - ABOVE_WEIGHT * left)
 
     return float(max(candidates, key=fit))
 
 
+ABOVE_WEIGHT = 0.5  # what the strongest edge left between the mask's start and a later
+#                     start costs that start's fit (share of the window's strongest edge)
+ABOVE_GAP_MM = 4.0  # ... not counting the start's own edge
 START_PEAK_SHARE = 0.3  # a weaker edge than this share of the window's strongest is print
 
 

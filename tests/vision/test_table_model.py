@@ -127,6 +127,8 @@ def test_a_start_the_mask_misplaces_is_fitted_with_the_count() -> None:
     for wrong in (-6.0, start + 9.0, 55.0):
         fitted = count.fit_start(ev.rises, view, xc, wrong, card_top)
         assert abs(fitted - start) <= 1.5, wrong
+    # A mask that starts where the stack does keeps its start.
+    assert abs(count.fit_start(ev.rises, view, xc, start, card_top) - start) <= 1.5
 
 
 @pytest.mark.parametrize(("kind", "seeds", "most"), [
