@@ -267,7 +267,8 @@ def _beside(ev: Evidence, view: View, xc: float, ys: np.ndarray, angles: np.ndar
     crosses the table beside the column, where no card lies (the gap to each neighbour,
     or the margin beside the play area): the weaker side, (angles, ys). Each side is
     the median of 3 points over 3 mm, at the best of the line's row and the rows 1 mm
-    either side (a cloth's check is not quite parallel to the slopes tried)."""
+    either side (a cloth's check is not quite parallel to the slopes tried), where the
+    mask reads table there."""
     width = view.calibration.width_mm / 4
     col = min(max(int(xc // width), 0), 3)
     borders = (col * width if col else -3.0, (col + 1) * width if col < 3 else 4 * width + 3.0)
@@ -275,9 +276,13 @@ def _beside(ev: Evidence, view: View, xc: float, ys: np.ndarray, angles: np.ndar
     tan, c, s = (f(angles)[:, None, None, None, None] for f in (np.tan, np.cos, np.sin))
     y = (ys[None, None, :, None, None] + np.array([-1.0, 0.0, 1.0])[None, :, None, None, None]
          + (xs[None, None, None] - xc) * tan)  # (angles, shifts, ys, sides, 3)
-    g = sample(ev.grad, view, np.broadcast_to(xs[None, None, None], y.shape), y)
+    x = np.broadcast_to(xs[None, None, None], y.shape)
+    g = sample(ev.grad, view, x, y)
     across = np.median(np.abs(g[..., 1] * c - g[..., 0] * s), axis=4)
-    out: np.ndarray = across.max(axis=1).min(axis=2)
+    # Only the table runs on there: an arm or a hand reaching across the column is
+    # foreground beside it too, and its edge may well be where the card ends.
+    table = sample(ev.mask, view, x, y).mean(axis=4) < 0.5
+    out: np.ndarray = (across * table).max(axis=1).min(axis=2)
     return out
 
 
