@@ -99,8 +99,10 @@ def fit_start(
         return stack_start(rises, view, xc, mask_top)
     peaks = window.copy()
     peaks[1:-1] &= (profile[1:-1] >= profile[:-2]) & (profile[1:-1] >= profile[2:])
-    candidates = list(ys[peaks & (profile >= START_PEAK_SHARE * profile[window].max())])
-    if lo <= mask_top <= hi:
+    strong = np.flatnonzero(peaks & (profile >= START_PEAK_SHARE * profile[window].max()))
+    # The strongest few peaks are enough (each costs a comb fit: the scan's budget).
+    candidates = [float(ys[i]) for i in strong[np.argsort(-profile[strong])][:START_PEAKS]]
+    if lo <= mask_top <= hi and all(abs(c - mask_top) > 1.0 for c in candidates):
         candidates.append(mask_top)
     if not candidates:
         return stack_start(rises, view, xc, mask_top)
@@ -121,6 +123,7 @@ def fit_start(
 ABOVE_WEIGHT = 0.5  # what the strongest edge left between the mask's start and a later
 #                     start costs that start's fit (share of the window's strongest edge)
 ABOVE_GAP_MM = 4.0  # ... not counting the start's own edge
+START_PEAKS = 3
 START_PEAK_SHARE = 0.3  # a weaker edge than this share of the window's strongest is print
 
 
