@@ -65,6 +65,68 @@ def edge_profile(rises: np.ndarray, view: View, xc: float, ys: np.ndarray) -> np
     return out
 
 
+START_PRIOR = 0.1  # what a start one START_SIGMA_MM from the layout's costs a comb's fit
+START_SIGMA_MM = 5.0  # hands place a stack's first card within about ±4 mm of the layout's
+
+
+def fit_start(
+    rises: np.ndarray,
+    view: View,
+    xc: float,
+    mask_top: float,
+    card_top_mm: float,
+    steps: tuple[float, float] = CASCADE_STEPS_MM,
+) -> float:
+    """Where a stack starts (y, mm), fitted together with its count.
+
+    The mask's first row is only a guess at the start: a checked cloth, a plank's seam
+    or a mat's print read as card moves it up; first strips the colour of the table
+    move it down, a card or two, yet still within the layout's window. So every strong
+    straight edge (:func:`edge_profile`) within the window that lies a cascade step
+    above the top card's edge, and the mask's first row when it lies in the window, is
+    a candidate; each is weighed by how well the comb of cards from it to the top card
+    fits the column's edges (:func:`comb_fit`), less a cost for lying far from
+    :data:`STACK_START_MM` (where the layout puts the first card). A stack's first
+    edge (table to card) is often its weakest, so a comb that skips it fits better: a
+    start below a mask's first row that lies in the window pays for the strongest edge
+    it leaves between the two (:data:`ABOVE_WEIGHT`), where the mask saw card. Only the
+    mask can tell a one-card stack's start (its single edge is the top card's own)."""
+    lo, hi = STACK_START_MM - START_SLACK_MM, STACK_START_MM + START_SLACK_MM
+    ys = np.arange(lo - 4, card_top_mm + 6, 1.0)
+    profile = edge_profile(rises, view, xc, ys)
+    window = (ys >= lo) & (ys <= min(hi, card_top_mm - (steps[0] - GAP_SLACK_MM)))
+    if not window.any():
+        return stack_start(rises, view, xc, mask_top)
+    peaks = window.copy()
+    peaks[1:-1] &= (profile[1:-1] >= profile[:-2]) & (profile[1:-1] >= profile[2:])
+    strong = np.flatnonzero(peaks & (profile >= START_PEAK_SHARE * profile[window].max()))
+    # The strongest few peaks are enough (each costs a comb fit: the scan's budget).
+    candidates = [float(ys[i]) for i in strong[np.argsort(-profile[strong])][:START_PEAKS]]
+    if lo <= mask_top <= hi and all(abs(c - mask_top) > 1.0 for c in candidates):
+        candidates.append(mask_top)
+    if not candidates:
+        return stack_start(rises, view, xc, mask_top)
+
+    strength = profile / (float(profile[window].max()) or 1.0)
+    seen_from = mask_top if lo <= mask_top <= hi else np.inf
+
+    def fit(start: float) -> float:
+        _count, score = comb_fit(ys, profile, start, card_top_mm, steps)
+        skipped = strength[window & (ys >= seen_from - 1) & (ys <= start - ABOVE_GAP_MM)]
+        left = float(skipped.max()) if skipped.size else 0.0
+        return (score - START_PRIOR * ((start - STACK_START_MM) / START_SIGMA_MM) ** 2
+                - ABOVE_WEIGHT * left)
+
+    return float(max(candidates, key=fit))
+
+
+ABOVE_WEIGHT = 0.5  # what the strongest edge left between the mask's start and a later
+#                     start costs that start's fit (share of the window's strongest edge)
+ABOVE_GAP_MM = 4.0  # ... not counting the start's own edge
+START_PEAKS = 3
+START_PEAK_SHARE = 0.3  # a weaker edge than this share of the window's strongest is print
+
+
 def stack_start(rises: np.ndarray, view: View, xc: float, mask_top: float) -> float:
     """Where a stack's first card starts (y, mm), given where its mask starts.
 
@@ -130,8 +192,22 @@ def count_cards(
     """:func:`cascade_depth` from a column's :func:`edge_profile` over ``ys`` (mm, 1 mm
     apart, from 4 mm above ``top_mm`` to at least 6 mm below ``card_top_mm``), for a
     cascade spaced within ``steps`` (mm)."""
+    return comb_fit(ys, profile, top_mm, card_top_mm, steps)[0]
+
+
+def comb_fit(
+    ys: np.ndarray,
+    profile: np.ndarray,
+    top_mm: float,
+    card_top_mm: float,
+    steps: tuple[float, float] = CASCADE_STEPS_MM,
+) -> tuple[int, float]:
+    """:func:`count_cards` and how well its comb of edges fits the profile (the score
+    the count won by)."""
+    strength = profile / (float(profile.max()) or 1.0)
     if card_top_mm - top_mm < 6.0:
-        return 1
+        near = np.abs(ys - card_top_mm - 1.0) <= 3.0
+        return 1, float(strength[near].max()) if near.any() else 0.0
 
     def strongest(y: float) -> int:
         near = np.flatnonzero(np.abs(ys - y) <= 3.0)
@@ -142,9 +218,8 @@ def count_cards(
     lo, hi = steps
     gaps = np.arange(max(1, math.ceil(span / hi)), math.floor(span / lo) + 1)
     if gaps.size == 0:
-        return stack_depth(ys[first], ys[last])
+        return stack_depth(ys[first], ys[last]), 0.0
     sizes = span / gaps
-    strength = profile / (float(profile.max()) or 1.0)
     edges = _card_edges(strength[first : last + 1], sizes, gaps) + first
     # Comb test on the edges found: do they stand out from the rows halfway between?
     halves = np.rint((edges[:, :-1] + edges[:, 1:]) / 2).astype(int)
@@ -163,7 +238,8 @@ def count_cards(
     ok = (shifted <= ys[-1]) & (lags[None, :] <= gaps[:, None])[:, :, None]
     echo = (np.interp(shifted, ys, wave) * centred * ok).sum(axis=2)
     score += ECHO_WEIGHT * (echo / np.maximum(ok.sum(axis=2), 1)).sum(axis=1) / spread
-    return int(gaps[int(score.argmax())]) + 1
+    best = int(score.argmax())
+    return int(gaps[best]) + 1, float(score[best])
 
 
 ECHO_WEIGHT = 0.1  # the echo assumes an even cascade; hands cascade unevenly

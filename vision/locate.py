@@ -25,9 +25,9 @@ from vision.count import (
     colour_rises,
     count_cards,
     edge_profile,
+    fit_start,
     plain_count,
     stack_depth,
-    stack_start,
 )
 from vision.table import Reference, bare_mask, fill_holes, foreground, table_points
 from vision.view import BELOW_MM, MARGIN_MM, STACK_REACH_MM, WORK_PX_PER_MM, View, sample
@@ -244,12 +244,15 @@ def refine_bottom(
 
     Glare or a shadow can stretch the mask below the card, but they have soft borders;
     a checked cloth or a plank's seam just below the card has hard ones, but table on
-    both sides.
+    both sides; and such a line runs on past the card's sides, where a card's own edge
+    ends (:func:`_beside`: an edge as strong beside the column as in it counts nothing).
     """
     ys = np.arange(yb - 20, yb + 6.01, 0.5)
     spread = (-6, -4, -2, 0, 2, 4, 6) if angle == 0.0 else (-2, -1, 0, 1, 2)
     angles = angle + np.radians(spread)
-    table = edge_strength(ev, view, xc, ys, angles) * _card_above(ev, view, xc, ys, angle)
+    inside = edge_strength(ev, view, xc, ys, angles)
+    ends = np.clip(1.0 - _beside(ev, view, xc, ys, angles) / np.maximum(inside, 1e-6), 0.0, 1.0)
+    table = inside * _card_above(ev, view, xc, ys, angle) * ends
     best = table.max()
     strong = np.flatnonzero(table.max(axis=0) >= 0.5 * best)
     if best <= 0 or strong.size == 0:
@@ -257,6 +260,30 @@ def refine_bottom(
     k = int(strong[-1])
     k = max(range(max(k - 2, 0), min(k + 3, ys.size)), key=lambda j: table[:, j].max())
     return float(ys[k]), float(angles[int(table[:, k].argmax())])
+
+
+def _beside(ev: Evidence, view: View, xc: float, ys: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """How strongly the line through (xc, y) at each angle (as :func:`edge_strength`)
+    crosses the table beside the column, where no card lies (the gap to each neighbour,
+    or the margin beside the play area): the weaker side, (angles, ys). Each side is
+    the median of 3 points over 3 mm, at the best of the line's row and the rows 1 mm
+    either side (a cloth's check is not quite parallel to the slopes tried), where the
+    mask reads table there."""
+    width = view.calibration.width_mm / 4
+    col = min(max(int(xc // width), 0), 3)
+    borders = (col * width if col else -3.0, (col + 1) * width if col < 3 else 4 * width + 3.0)
+    xs = np.array([[b - 1.5, b, b + 1.5] for b in borders])  # (sides, 3)
+    tan, c, s = (f(angles)[:, None, None, None, None] for f in (np.tan, np.cos, np.sin))
+    y = (ys[None, None, :, None, None] + np.array([-1.0, 0.0, 1.0])[None, :, None, None, None]
+         + (xs[None, None, None] - xc) * tan)  # (angles, shifts, ys, sides, 3)
+    x = np.broadcast_to(xs[None, None, None], y.shape)
+    g = sample(ev.grad, view, x, y)
+    across = np.median(np.abs(g[..., 1] * c - g[..., 0] * s), axis=4)
+    # Only the table runs on there: an arm or a hand reaching across the column is
+    # foreground beside it too, and its edge may well be where the card ends.
+    table = sample(ev.mask, view, x, y).mean(axis=4) < 0.5
+    out: np.ndarray = (across * table).max(axis=1).min(axis=2)
+    return out
 
 
 def _card_above(ev: Evidence, view: View, xc: float, ys: np.ndarray, angle: float) -> np.ndarray:
@@ -389,7 +416,9 @@ def _locate_column(ev: Evidence, view: View, index: int) -> Column:
     quad, why, others = top_card(ev, view, xc, end)
     if quad is None:
         return Column(Found.OCCLUDED, reason=why, top_mm=top_mm)
-    top_mm = stack_start(ev.rises, view, float(quad[:, 0].mean()), top_mm)
+    card_top = float(quad[:2, 1].mean())
+    top_mm = fit_start(ev.rises, view, float(quad[:, 0].mean()), top_mm, card_top,
+                       cascade_steps(view, card_top))
 
     # One edge profile down the column serves every outline's count.
     card_tops = [float(q[:2, 1].mean()) for q in (quad, *others)]

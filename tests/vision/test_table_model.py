@@ -110,3 +110,65 @@ def test_a_stack_start_outside_the_layout_is_the_strongest_edge_within_it() -> N
     for wrong in (-6.0, 55.0):
         assert abs(count.stack_start(ev.rises, view, xc, wrong) - start) <= 1.5
     assert count.stack_start(ev.rises, view, xc, 24.0) == 24.0  # a plausible start stays
+
+
+def test_a_start_the_mask_misplaces_is_fitted_with_the_count() -> None:
+    # A first strip the colour of the table moves the mask's first row down, still
+    # inside the layout's window; a checked cloth moves it up, out of it.
+    frame, truth = render({"mars": ["aja", "eo", "judge", "harmony"]}, random.Random(6),
+                          SceneOptions(capture=False, messy=False))
+    view = View(truth.calibration)
+    ev = evidence(frame, view)
+    quad = locate_column(ev, view, 1).quad_mm
+    assert quad is not None
+    xc, card_top = float(quad[:, 0].mean()), float(quad[:2, 1].mean())
+    start = truth.locations["mars"].start_mm
+    assert start is not None
+    for wrong in (-6.0, start + 9.0, 55.0):
+        fitted = count.fit_start(ev.rises, view, xc, wrong, card_top)
+        assert abs(fitted - start) <= 1.5, wrong
+    # A mask that starts where the stack does keeps its start.
+    assert abs(count.fit_start(ev.rises, view, xc, start, card_top) - start) <= 1.5
+
+
+@pytest.mark.parametrize(("kind", "seeds", "most"), [
+    ("gingham", range(700, 712), 1), ("planks", range(706, 710), 0),
+    ("playmat", range(704, 712), 2)])
+def test_counts_on_patterned_tables_from_one_frame(classifier, photo_dir, kind, seeds,
+                                                   most) -> None:
+    """Stacks read as cards on a patterned table count exact (one frame, a new camera
+    each): the mask's first row no longer decides where a stack starts."""
+    scanner = TableScanner(classifier=classifier)
+    miscounted = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        layout = evaluate.random_layout(rng, foreign=0, face_down=0)
+        frame, truth = render(layout, rng, evaluate.options_for(
+            evaluate.CONDITIONS[kind], rng, style="photo", photo_dir=photo_dir))
+        scanner.keep(truth.calibration)
+        reading = scanner.scan(frame)
+        miscounted += [(seed, name, t.depth, reading[name].depth)
+                       for name, t in truth.locations.items()
+                       if t.state == "card" and reading[name].state == "card"
+                       and reading[name].depth != t.depth]
+    assert len(miscounted) <= most, miscounted
+
+
+
+def test_a_checked_cloth_line_below_a_card_is_not_its_foot(classifier, photo_dir) -> None:
+    """On a checked cloth a check's line just below a top card looks like its foot; it
+    runs on past the card's sides, where a card's own edge ends. Every stack, read as
+    whatever it is, counts exact (as the benchmark scores it) bar two of ~30 on these
+    frames (four before the outline looked beside the column)."""
+    scanner = TableScanner(classifier=classifier)
+    missed = []
+    for seed in range(717, 727):
+        rng = random.Random(seed)
+        layout = evaluate.random_layout(rng, foreign=0, face_down=0)
+        frame, truth = render(layout, rng, evaluate.options_for(
+            evaluate.CONDITIONS["gingham"], rng, style="photo", photo_dir=photo_dir))
+        scanner.keep(truth.calibration)
+        reading = scanner.scan(frame)
+        missed += [(seed, name) for name, t in truth.locations.items()
+                   if t.state == "card" and reading[name].depth != t.depth]
+    assert len(missed) <= 2, missed
