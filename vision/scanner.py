@@ -31,6 +31,8 @@ from vision.locate import (
     locate_column,
 )
 from vision.outlines import farther_outlines, outline_depth
+from vision.segmenter import Segmenter, default_segmenter_path
+from vision.stacks import read_stacks
 from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
@@ -114,8 +116,14 @@ class TableScanner:
         redetect_every: int = 50,
         classifier: CardClassifier | None = None,
         learn: bool = True,
+        segmenter: Segmenter | bool | None = True,
     ) -> None:
         self.classifier = classifier or CardClassifier(model_path)
+        # The table segmenter finds the stacks (True: the committed one, False: the
+        # colour model of the table and its reference instead).
+        if segmenter is True:
+            segmenter = Segmenter() if default_segmenter_path().exists() else None
+        self.segmenter = segmenter or None
         self.redetect_every = max(1, redetect_every)
         self.learn = learn  # keep the reference of the bare table current while scanning
         self._fixed = calibration is not None and calibration.source == "manual"
@@ -197,6 +205,14 @@ class TableScanner:
         self._maybe_recalibrate(frame)
         if self._view is None:
             return uncalibrated()
+        if self.segmenter is not None:
+            columns = read_stacks(self.segmenter(self._view.rectify(frame)), self._view)
+            idents = self._name_tops(frame, columns)
+            self._second_look(frame, columns, idents)
+            return TableReading({
+                loc.value: reading(c, ident)
+                for loc, c, ident in zip(Location, columns, idents, strict=True)
+            })
         ev = evidence(frame, self._view, self._reference)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         idents = self._identify(frame, ev, columns)
@@ -225,6 +241,14 @@ class TableScanner:
         self, frame: np.ndarray, ev: Evidence, columns: list[Column]
     ) -> list[Identification | None]:
         """Name each stack's top card (``columns`` gets the depth of the outline kept)."""
+        idents = self._name_tops(frame, columns)
+        self._look_farther(frame, ev, columns, idents)
+        self._second_look(frame, columns, idents)
+        return idents
+
+    def _name_tops(self, frame: np.ndarray, columns: list[Column]) -> list[Identification | None]:
+        """Name each stack's top card from its outlines (``columns`` gets the depth of the
+        outline kept)."""
         tries = [
             (i, column, depth)
             for i, c in enumerate(columns)
@@ -239,8 +263,6 @@ class TableScanner:
             if idents[i] is None or _better(ident, idents[i]):
                 idents[i] = ident
                 columns[i] = replace(columns[i], depth=depth)
-        self._look_farther(frame, ev, columns, idents)
-        self._second_look(frame, columns, idents)
         return idents
 
     def _look_farther(

@@ -32,6 +32,34 @@ def camera_homography(
     return look_at(target, 1000.0 * scale, tilt, roll, f, size)
 
 
+def any_homography(rng: random.Random, size: tuple[int, int], wide: bool = False) -> np.ndarray:
+    """Play-area mm → pixels for a camera anywhere round the table: tilted up to 30° from
+    either side, turned and rolled a little, the scene filling 55-95 % of the frame (for
+    training, so no single pose is all the segmenter knows)."""
+    w, h = size
+    tilt = math.radians(rng.uniform(-30, 30))
+    roll = math.radians(rng.uniform(-7, 7))
+    yaw = math.radians(rng.uniform(-9, 9))
+    target = np.array(
+        [PLAY_W_MM / 2 + rng.uniform(-15, 15), PLAY_H_MM / 2 + 15 + rng.uniform(-12, 12), 0]
+    )
+    f = w * (rng.uniform(0.45, 0.55) if wide else rng.uniform(0.7, 1.0))
+    turn = _turn_about(target, yaw)
+    width, height = extent(look_at(target, 1000.0, tilt, roll, f, size) @ turn)
+    fill = rng.uniform(0.55, 0.95)
+    scale = max(width / (fill * w), height / (fill * h))
+    out: np.ndarray = look_at(target, 1000.0 * scale, tilt, roll, f, size) @ turn
+    return out
+
+
+def _turn_about(centre: np.ndarray, angle: float) -> np.ndarray:
+    """3×3 homogeneous rotation of the table plane about ``centre`` (mm) by ``angle``."""
+    c, s = math.cos(angle), math.sin(angle)
+    x, y = float(centre[0]), float(centre[1])
+    out: np.ndarray = np.array([[c, -s, x - c * x + s * y], [s, c, y - s * x - c * y], [0, 0, 1]])
+    return out
+
+
 def look_at(
     target: np.ndarray, dist: float, tilt: float, roll: float, f: float, size: tuple[int, int]
 ) -> np.ndarray:

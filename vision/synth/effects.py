@@ -129,6 +129,46 @@ def lamp(
     return out.astype(np.uint8)
 
 
+def soft_shadow(
+    img: np.ndarray, polys_px: list[np.ndarray], offset: tuple[float, float], sigma: float,
+    strength: float,
+) -> None:
+    """Darken (in place) where the pixel polygons, shifted by ``offset`` and blurred by
+    ``sigma`` pixels, would shade the table: the soft shadow a lamp to one side casts."""
+    pts = [np.asarray(p, np.float32) + np.asarray(offset, np.float32) for p in polys_px]
+    every = np.concatenate(pts)
+    pad = 3 * sigma + 2
+    h, w = img.shape[:2]
+    x0, y0 = (max(int(v), 0) for v in every.min(axis=0) - pad)
+    x1, y1 = min(int(every[:, 0].max() + pad) + 1, w), min(int(every[:, 1].max() + pad) + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round((q - (x0, y0)) * 16).astype(np.int32) for q in pts], 1.0,
+                 cv2.LINE_AA, shift=4)
+    if sigma >= 0.5:
+        mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+    roi = img[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - strength * mask)[:, :, None]).astype(np.uint8)
+
+
+def shade(img: np.ndarray, mask: np.ndarray, rng: random.Random) -> None:
+    """Round shading over a painted shape (in place, where ``mask``): a light side and a
+    dark side, so a hand or an object is not one flat colour."""
+    ys, xs = np.nonzero(mask)
+    if ys.size == 0:
+        return
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    ramp = _ramp(y1 - y0, x1 - x0, rng.uniform(0, 2 * math.pi)) * rng.uniform(0.3, 0.9)
+    bumps = cv2.resize(np.asarray([[rng.uniform(-0.12, 0.12) for _ in range(5)] for _ in range(5)],
+                                  np.float32), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+    factor = np.clip(1 + ramp + bumps, 0.3, 1.6)
+    roi = img[y0:y1, x0:x1]
+    shaded = np.clip(roi * factor[:, :, None], 0, 255).astype(np.uint8)
+    inside = mask[y0:y1, x0:x1]
+    roi[inside] = shaded[inside]
+
+
 def blur(img: np.ndarray, rng: random.Random, max_sigma: float = 1.6) -> np.ndarray:
     """Defocus (gaussian) or a little motion blur."""
     if rng.random() < 0.25:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +24,15 @@ from engine.board import Location
 from vision.calibrate import MARKER_IDS, PLAY_H_MM, PLAY_W_MM, Calibration
 from vision.locate import STACK_REACH_MM
 from vision.synth import effects, tables
-from vision.synth.camera import PAPER_MM, camera_homography, frame_box, paste, project, rect_mm
+from vision.synth.camera import (
+    PAPER_MM,
+    any_homography,
+    camera_homography,
+    frame_box,
+    paste,
+    project,
+    rect_mm,
+)
 from vision.synth.cards import (
     CARD_H_MM,
     CARD_W_MM,
@@ -60,6 +68,11 @@ class SceneOptions:
     wide: bool = False  # a wide-angle lens close to the table: strong perspective
     lamp: tuple[float, float, float] | None = None  # a lamp's reflection: x, y, radius (mm)
     steady: bool = False  # a card keeps its place when others are added (a game filmed)
+    any_pose: bool = False  # the camera anywhere round the table (training), not the player's
+    # Training's extra realism (the benchmarks' scenes are drawn without it, as before):
+    # soft shadows cast by the cards and hands, shaded hands, up to this many glares.
+    soft_shadows: bool = False
+    glares: int = 1
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,7 @@ class LocationTruth:
     depth: int
     quad: np.ndarray | None = None  # top card corners in frame pixels (TL, TR, BR, BL)
     start_mm: float | None = None  # where the stack's first card starts (y of its top, mm)
+    quads_mm: tuple[np.ndarray, ...] = ()  # every card's corners (play-area mm), oldest first
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,8 @@ class SceneTruth:
 
     calibration: Calibration
     locations: dict[str, LocationTruth] = field(default_factory=dict)
+    # Hands and objects over the table, drawn after the cards (play-area mm polygons).
+    occluders_mm: tuple[np.ndarray, ...] = ()
 
 
 @lru_cache(maxsize=4)
@@ -151,12 +167,25 @@ def _placements(stack: list[str], column: int, rng: random.Random, messy: bool) 
 
 
 def _draw_card(
-    frame: np.ndarray, hom: np.ndarray, face: np.ndarray, quad_mm: np.ndarray
+    frame: np.ndarray, hom: np.ndarray, face: np.ndarray, quad_mm: np.ndarray,
+    shadow: tuple[float, float, float, float] | None = None,
 ) -> np.ndarray:
+    """Paste a card; ``shadow`` (dx, dy mm, blur mm, strength) casts a soft one first."""
+    if shadow is not None:
+        dx, dy, soft, strength = shadow
+        px_per_mm = _px_per_mm(hom, quad_mm)
+        effects.soft_shadow(frame, [project(hom, quad_mm)], (dx * px_per_mm, dy * px_per_mm),
+                            soft * px_per_mm, strength)
     darken(frame, project(hom, quad_mm + np.array((0.8, 1.2))), 0.6)  # the card's own drop shadow
     quad = project(hom, quad_mm)
     paste(frame, face, quad)
     return quad
+
+
+def _px_per_mm(hom: np.ndarray, quad_mm: np.ndarray) -> float:
+    """About how many frame pixels a millimetre spans around ``quad_mm``."""
+    corners = project(hom, quad_mm)
+    return float(np.linalg.norm(corners[1] - corners[0]) / np.linalg.norm(quad_mm[1] - quad_mm[0]))
 
 
 def darken(frame: np.ndarray, quad: np.ndarray, factor: float) -> None:
@@ -206,7 +235,8 @@ def render(
     options = options or SceneOptions()
     stacks = _normalise(layout, options.faces)
     w, h = options.size
-    hom = camera_homography(rng, options.size, options.tilt_deg, options.wide)
+    hom = (any_homography(rng, options.size, options.wide) if options.any_pose
+           else camera_homography(rng, options.size, options.tilt_deg, options.wide))
     frame = _table(w, h, rng, options.table, hom)
     if options.show_markers:
         _draw_markers(frame, hom, rng)
@@ -217,7 +247,7 @@ def render(
     for column, loc in enumerate(Location):
         own = rng if steady is None else random.Random(steady + column)
         truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, own, options)
-    _cover(frame, hom, truth, rng, options)
+    occluders = _cover(frame, hom, truth, rng, options)
     if options.lamp is not None:
         frame = _lamp(frame, hom, options.lamp)
     if options.capture:
@@ -226,7 +256,7 @@ def render(
         hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
     )
     calib = Calibration(tuple((float(x), float(y)) for x, y in corners), source="markers")
-    return frame, SceneTruth(calib, truth)
+    return frame, SceneTruth(calib, truth, occluders)
 
 
 def _normalise(layout: dict, faces: Mapping[str, np.ndarray] | None) -> dict[str, list[str]]:  # type: ignore[type-arg]
@@ -252,14 +282,20 @@ def _draw_stack(
         return LocationTruth("empty", None, 0)
     quad = None
     places = _placements(stack, column, rng, options.messy)
+    shadow = _shadow_of(rng) if options.soft_shadows else None
     for entry, quad_mm in zip(stack, places, strict=True):
-        quad = _draw_card(frame, hom, _face(entry, options), quad_mm)
-    top, start = stack[-1], float(places[0][:2, 1].mean())
+        quad = _draw_card(frame, hom, _face(entry, options), quad_mm, shadow)
+    top, start, quads = stack[-1], float(places[0][:2, 1].mean()), tuple(places)
     if top == FACE_DOWN:
-        return LocationTruth("face_down", None, len(stack), quad, start)
+        return LocationTruth("face_down", None, len(stack), quad, start, quads)
     if top == FOREIGN:
-        return LocationTruth("unknown", None, len(stack), quad, start)
-    return LocationTruth("card", top, len(stack), quad, start)
+        return LocationTruth("unknown", None, len(stack), quad, start, quads)
+    return LocationTruth("card", top, len(stack), quad, start, quads)
+
+
+def _shadow_of(rng: random.Random) -> tuple[float, float, float, float]:
+    """A lamp's soft shadow: offset (mm), blur (mm) and strength."""
+    return (rng.uniform(-5, 5), rng.uniform(-2, 7), rng.uniform(0.5, 4), rng.uniform(0.15, 0.55))
 
 
 def _cover(
@@ -268,24 +304,40 @@ def _cover(
     truth: dict[str, LocationTruth],
     rng: random.Random,
     options: SceneOptions,
-) -> None:
-    """Objects and hands over locations; they change the truth to unknown / occluded."""
+) -> tuple[np.ndarray, ...]:
+    """Objects and hands over locations; they change the truth to unknown / occluded.
+    Returns the polygons drawn (play-area mm)."""
+    drawn: list[np.ndarray] = []
     for name in options.objects:
         loc = Location(name)
         centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
-        effects.fill_polygons(frame, _object_polys(centre, rng), hom)
+        polys = _object_polys(centre, rng)
+        effects.fill_polygons(frame, polys, hom)
+        drawn += [pts for pts, _colour in polys]
         old = truth[loc.value]
-        truth[loc.value] = LocationTruth("unknown", None, old.depth, old.quad, old.start_mm)
+        truth[loc.value] = replace(old, state="unknown", top=None)
     for name in options.hands:
         loc = Location(name)
         centre = _top_centre_mm(truth[loc.value], hom, _column(loc))
         tip = centre + np.array((rng.uniform(-15, 15), rng.uniform(-30, 10)))
         angle = math.pi / 2 + rng.uniform(-0.6, 0.6)
         polys = effects.hand_polygons(tuple(tip), angle, rng)
-        effects.fill_polygons(frame, polys, hom)
+        if options.soft_shadows:
+            dx, dy, soft, strength = _shadow_of(rng)
+            px = _px_per_mm(hom, np.array([[0, 0], [100, 0]], np.float32))
+            away = np.array((dx * 2, dy * 2), np.float32)  # a hand is higher than a card
+            shifted = [project(hom, pts + away) for pts, _c in polys]
+            effects.soft_shadow(frame, shifted, (0.0, 0.0), 3 * soft * px, strength)
+            painted = np.zeros(frame.shape[:2], np.uint8)
+            effects.fill_polygons(painted, [(p, (1, 1, 1)) for p, _c in polys], hom)
+            effects.fill_polygons(frame, polys, hom)
+            effects.shade(frame, painted > 0, rng)
+        else:
+            effects.fill_polygons(frame, polys, hom)
+        drawn += [pts for pts, _colour in polys]
         for covered in _covered(polys, truth, hom) | {loc.value}:
-            old = truth[covered]
-            truth[covered] = LocationTruth("occluded", old.top, old.depth, old.quad, old.start_mm)
+            truth[covered] = replace(truth[covered], state="occluded")
+    return tuple(drawn)
 
 
 def _column(loc: Location) -> int:
@@ -351,6 +403,8 @@ def _capture(
         frame = effects.shadow(frame, rng)
     if spot is not None and rng.random() < options.glare:
         frame = effects.glare(frame, rng, spot, radius=rng.uniform(0.02, 0.05) * frame.shape[1])
+    for _ in range(rng.randint(0, options.glares - 1) if options.glares > 1 else 0):
+        frame = effects.glare(frame, rng, None, radius=rng.uniform(0.015, 0.06) * frame.shape[1])
     frame = effects.blur(frame, rng, 1.2)
     frame = effects.noise(frame, rng, 6.0)
     return effects.jpeg(frame, rng, (60, 95))

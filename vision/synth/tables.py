@@ -6,7 +6,9 @@ distance under a tilted camera, and their lines converge: these kinds are drawn 
 millimetres on the table and projected through the camera's homography, so perspective
 acts on them as on the cards.
 
-``KINDS`` are the kinds tuning and tests use; ``UNSEEN`` is kept out of everything that
+``KINDS`` are the kinds tuning and tests use; ``TRAINING`` adds kinds only the table
+segmenter trains on (a fine weave and a striped cloth), so the network meets more
+patterns than the figures are measured on; ``UNSEEN`` is kept out of everything that
 trains or tunes (a pattern and colours none of the others has), so a figure measured on
 it says how the pipeline meets a table it never saw.
 """
@@ -20,6 +22,7 @@ import cv2
 import numpy as np
 
 KINDS = ("gingham", "planks", "playmat")
+TRAINING = (*KINDS, "weave", "stripes")
 UNSEEN = "terrazzo"
 PX_PER_MM = 2.0  # the texture's resolution on the table (a frame shows ~3 px/mm)
 REACH_MM = ((-400.0, 730.0), (-300.0, 620.0))  # the most of the plane a frame may show
@@ -30,7 +33,8 @@ def draw(kind: str, hom: np.ndarray, size: tuple[int, int], rng: random.Random) 
 
     :raises ValueError: for an unknown kind.
     """
-    painters = {"gingham": gingham, "planks": planks, "playmat": playmat, UNSEEN: terrazzo}
+    painters = {"gingham": gingham, "planks": planks, "playmat": playmat, "weave": weave,
+                "stripes": stripes, UNSEEN: terrazzo}
     if kind not in painters:
         raise ValueError(f"unknown table kind {kind!r}: one of {', '.join(painters)}")
     (x0, x1), (y0, y1) = _seen(hom, size)
@@ -184,3 +188,40 @@ def terrazzo(shape: tuple[int, int], origin: tuple[float, float], rng: random.Ra
         cv2.fillConvexPoly(img, np.round(np.array(pts)).astype(np.int32), colour, cv2.LINE_AA)
     img *= (1 + 0.04 * _smooth_noise(shape, 150 * PX_PER_MM, nrng))[:, :, None]
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def weave(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """A plain-woven cloth (linen, canvas): one colour, fine threads both ways whose
+    thickness wanders, a slub now and then, and soft folds."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    ground = np.array([rng.randint(60, 235) for _ in range(3)], np.float32)
+    ground = ground * 0.5 + ground.mean() * 0.5  # cloths are muted
+    u, v = _coords(shape, origin, math.radians(rng.uniform(-8, 8)))
+    pitch = rng.uniform(1.2, 3.0)  # finer threads only blur to the cloth's colour
+    warp = np.cos(2 * math.pi * u / pitch + 3 * _smooth_noise(shape, 40 * PX_PER_MM, nrng))
+    weft = np.cos(2 * math.pi * v / pitch + 3 * _smooth_noise(shape, 40 * PX_PER_MM, nrng))
+    slubs = _smooth_noise(shape, 2 * PX_PER_MM, nrng) * _smooth_noise(shape, 25 * PX_PER_MM, nrng)
+    depth = rng.uniform(0.03, 0.12)
+    img = ground * (1 + depth * (warp + weft) / 2 + 0.05 * slubs)[:, :, None]
+    img *= (1 + 0.07 * _smooth_noise(shape, 90 * PX_PER_MM, nrng))[:, :, None]
+    img += nrng.normal(0, 3, (*shape, 1)).astype(np.float32)
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
+
+
+def stripes(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """A striped cloth: bands of two to four colours one way, of several widths."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    colours = [np.array([rng.randint(20, 245) for _ in range(3)], np.float32)
+               for _ in range(rng.randint(2, 4))]
+    widths = [rng.uniform(2, 40) for _ in colours]
+    u, _v = _coords(shape, origin, math.radians(rng.choice((0.0, 90.0)) + rng.uniform(-12, 12)))
+    phase = u % sum(widths)
+    img = np.empty((*shape, 3), np.float32)
+    edge = 0.0
+    for colour, width in zip(colours, widths, strict=True):
+        img[(phase >= edge) & (phase < edge + width)] = colour
+        edge += width
+    img *= (1 + 0.06 * _smooth_noise(shape, 80 * PX_PER_MM, nrng))[:, :, None]
+    img += nrng.normal(0, 4, (*shape, 1)).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 0.6), 0, 255).astype(np.uint8)

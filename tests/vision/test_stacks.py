@@ -1,0 +1,82 @@
+"""Reading stacks from the segmenter's maps: the geometry alone, on perfect maps drawn
+from a scene's truth (the network's own accuracy is tested in test_segmenter.py)."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.board import Location
+from engine.cards import ALL_IDS
+from vision.locate import REACHES_OFF, Found
+from vision.segmenter import Segments
+from vision.stacks import COVERED, read_stacks
+from vision.synth.labels import Part, label_maps
+from vision.synth.scene import SceneOptions, SceneTruth, render
+from vision.view import View
+
+
+def perfect(truth: SceneTruth, view: View) -> Segments:
+    """What a segmenter that never errs would answer, blurred a little as a network's
+    answer is at its borders."""
+    parts, edges = label_maps(truth, view)
+    probs = np.stack([(parts == p).astype(np.float32) for p in Part])
+    probs = np.stack([cv2.GaussianBlur(p, (3, 3), 0.6) for p in probs])
+    blurred = cv2.GaussianBlur(edges.astype(np.float32), (1, 5), 0.8)
+    return Segments(probs / probs.sum(axis=0, keepdims=True), blurred / max(blurred.max(), 1e-6))
+
+
+def scene(layout: dict[str, list[str]], seed: int, **options: object) -> tuple[SceneTruth, View]:
+    _frame, truth = render(layout, random.Random(seed), SceneOptions(capture=False, **options))  # type: ignore[arg-type]
+    return truth, View(truth.calibration)
+
+
+def corners_mm(truth: SceneTruth, name: str) -> np.ndarray:
+    return np.asarray(truth.locations[name].quads_mm[-1])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_counts_and_outlines_on_perfect_maps(seed: int) -> None:
+    rng = random.Random(seed)
+    cards = iter(rng.sample(ALL_IDS, 40))
+    layout = {loc.value: [next(cards) for _ in range(rng.randint(0, 9))] for loc in Location}
+    truth, view = scene(layout, seed)
+    for loc, column in zip(Location, read_stacks(perfect(truth, view), view), strict=True):
+        depth = len(layout[loc.value])
+        if depth == 0:
+            assert column.state is Found.EMPTY, loc
+            continue
+        assert (column.state, column.depth) == (Found.STACK, depth), loc
+        assert column.quad_mm is not None
+        assert np.abs(column.quad_mm - corners_mm(truth, loc.value)).max() < 3.0, loc
+
+
+def test_a_hand_over_an_empty_place_covers_it_and_one_beside_does_not() -> None:
+    truth, view = scene({"jupiter": ["aja"], "luna": ["eo", "sevro"]}, 3, hands=("mars",))
+    columns = read_stacks(perfect(truth, view), view)
+    assert (columns[1].state, columns[1].reason) == (Found.OCCLUDED, COVERED)
+    assert columns[3].state is Found.EMPTY
+
+
+def test_a_hand_over_a_top_cards_foot_keeps_its_outline_from_the_top_edge() -> None:
+    for seed in range(8):
+        truth, view = scene({"mars": ["aja", "darrow", "sevro"]}, seed, hands=("mars",))
+        column = read_stacks(perfect(truth, view), view)[1]
+        if column.state is Found.STACK:  # never a wrong outline: a covered card is not named
+            assert column.quad_mm is not None
+            assert np.abs(column.quad_mm - corners_mm(truth, "mars")).max() < 4.0, seed
+
+
+def test_a_stack_running_out_of_sight_is_said_to() -> None:
+    truth, view = scene({"luna": ["aja"]}, 1)
+    seg = perfect(truth, view)
+    parts = seg.parts.copy()
+    rows, cols = np.nonzero(parts[Part.TOP] > 0.5)
+    below = slice(int(rows.max()), None), slice(int(cols.min()), int(cols.max()) + 1)
+    parts[(slice(None), *below)] = 0.0
+    parts[(Part.TOP, *below)] = 1.0  # the card's foot runs on past the bottom of the view
+    columns = read_stacks(Segments(parts, seg.edges), view)
+    assert (columns[2].state, columns[2].reason) == (Found.OCCLUDED, REACHES_OFF)

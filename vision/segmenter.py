@@ -1,0 +1,74 @@
+"""The table segmenter: a small network that reads the rectified play area and says, for
+every 2 × 2 mm, whether it shows bare table, a card's strip, a stack's top card or a
+hand (or an object), and where a card's top edge runs.
+
+It replaces a colour model of the table (which a checked cloth, wood grain, a printed
+mat or a lamp's reflection defeat) with what the project's renderer taught it about
+cards on many tables (``python -m vision.train_segmenter``). The stacks are read from
+its maps by :mod:`vision.stacks`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.synth.labels import Part
+
+MODEL_NAME = "table_segmenter_2026nov"
+STRIDE = 2  # view pixels per output pixel, each way
+
+
+def default_segmenter_path() -> Path:
+    """The committed segmenter (``models/`` at the project root)."""
+    return Path(__file__).resolve().parents[1] / "models" / f"{MODEL_NAME}.onnx"
+
+
+@dataclass(frozen=True)
+class Segments:
+    """The segmenter's answer for one rectified view, on its output grid.
+
+    ``parts[k]`` is the probability of :class:`Part` ``k`` at each output pixel;
+    ``edges`` that a card's top edge crosses it. Output pixel ``j`` covers view pixels
+    ``2j`` and ``2j + 1``."""
+
+    parts: np.ndarray  # (4, h, w) float32
+    edges: np.ndarray  # (h, w) float32
+
+    @property
+    def card(self) -> np.ndarray:
+        """Probability that any card shows (a strip or a top card)."""
+        out: np.ndarray = self.parts[Part.STRIP] + self.parts[Part.TOP]
+        return out
+
+    @property
+    def top(self) -> np.ndarray:
+        out: np.ndarray = self.parts[Part.TOP]
+        return out
+
+    @property
+    def cover(self) -> np.ndarray:
+        out: np.ndarray = self.parts[Part.COVER]
+        return out
+
+
+class Segmenter:
+    """Runs the ONNX segmenter on rectified views (BGR uint8, 1 px per mm)."""
+
+    def __init__(self, path: Path | str | None = None, threads: int = 1) -> None:
+        import onnxruntime as ort  # the scanner's own import: loaded once with the classifier
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.path = Path(path) if path is not None else default_segmenter_path()
+        self._session = ort.InferenceSession(
+            str(self.path), options, providers=["CPUExecutionProvider"]
+        )
+
+    def __call__(self, view_bgr: np.ndarray) -> Segments:
+        x = np.ascontiguousarray(view_bgr.transpose(2, 0, 1)[None], np.float32)
+        parts, edges = self._session.run(None, {"view": x})
+        return Segments(parts[0], edges[0])

@@ -1,0 +1,258 @@
+"""Train the table segmenter: which parts of the rectified play area are table, a card's
+strip, a stack's top card or a hand, and where cards' top edges run.
+
+``python -m vision.train_segmenter`` (extra ``train``: torch 2.13.0 CPU). Seeded: the
+same command gives the same model. Every example is a scene from the project's own
+renderer (:mod:`vision.synth.scene`), drawn wider than any benchmark draws them: the
+camera anywhere round the table, every table kind the renderer has but the one kept
+unseen, printed cards, drawn ones and invented designs, sleeves, hands, objects, lamps
+and glare. The labels come from the scene's truth (:mod:`vision.synth.labels`). The
+frames in ``../shared/vision-dev`` are never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import ALL_IDS
+from vision.calibrate import Calibration
+from vision.synth import cards as synth_cards
+from vision.synth import tables
+from vision.synth.cards import FACE_DOWN
+from vision.synth.crops import _sleeve
+from vision.synth.labels import Part, label_maps
+from vision.synth.scene import FOREIGN, SceneOptions, render
+from vision.view import View
+
+STRIDE = 2  # output pixels are 2 × 2 view pixels (2 mm)
+TRAIN_SEED = 500_000  # scenes for training start here (the benchmarks' start at 900 000)
+DEPTHS = (0, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17)
+TABLE_KINDS = (None, None, None, *tables.TRAINING)  # None: the renderer's wood, felt, paint
+
+
+def _faces(
+    rng: random.Random, photo_dir: Path, cards: list[str]
+) -> tuple[str, dict[str, np.ndarray]]:
+    """A scene's card style and, for invented or sleeved cards, the faces to draw."""
+    style = rng.choices(("photo", "classic", "invented"), (0.55, 0.2, 0.25))[0]
+    sleeve = rng.random() < 0.25
+    faces: dict[str, np.ndarray] = {}
+    for i, card in enumerate(cards):
+        if card in (FACE_DOWN, FOREIGN):
+            continue
+        if style == "invented":
+            name, colour, value = synth_cards.fake_identity(rng)
+            face = synth_cards.draw_varied(name, colour, value, rng.randrange(1 << 20) + i)
+        elif sleeve:
+            face = synth_cards.card_face(card, style, photo_dir)
+        else:
+            continue
+        faces[card] = _sleeve(face, rng) if sleeve else face
+    return ("photo" if style == "invented" else style), faces
+
+
+def scene(index: int, photo_dir: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training example ``index``: the rectified view (BGR), its parts and its top edges."""
+    rng = random.Random(TRAIN_SEED + index)
+    deck = rng.sample(ALL_IDS, len(ALL_IDS))
+    layout: dict[str, list[str]] = {}
+    for loc in ("jupiter", "mars", "luna", "institute"):
+        stack = [deck.pop() for _ in range(rng.choice(DEPTHS))]
+        if stack and rng.random() < 0.06:
+            stack[-1] = FACE_DOWN
+        elif stack and rng.random() < 0.04:
+            stack[-1] = FOREIGN
+        layout[loc] = stack
+    style, faces = _faces(rng, photo_dir, [c for s in layout.values() for c in s])
+    names = list(layout)
+    hands = tuple(rng.sample(names, rng.choices((0, 1, 2), (0.55, 0.35, 0.1))[0]))
+    spare = [n for n in names if n not in hands]
+    objects = tuple(rng.sample(spare, 1)) if rng.random() < 0.08 else ()
+    lamp = ((rng.uniform(0, 328), rng.uniform(0, 230), rng.uniform(15, 45))
+            if rng.random() < 0.15 else None)
+    options = SceneOptions(
+        style=style, photo_dir=photo_dir, hands=hands, objects=objects, glare=0.6,
+        faces=faces or None, table=rng.choice(TABLE_KINDS), wide=rng.random() < 0.12,
+        lamp=lamp, any_pose=rng.random() < 0.85, soft_shadows=rng.random() < 0.7,
+        glares=rng.choice((1, 1, 2, 3)),
+    )
+    frame, truth = render(layout, rng, options)
+    view = View(_jitter(truth.calibration, rng))
+    parts, edges = label_maps(truth, view, STRIDE)
+    return view.rectify(frame), parts, edges
+
+
+def _jitter(calibration: Calibration, rng: random.Random) -> Calibration:
+    """The calibration as markers found in the frame give it: each corner a pixel or so off."""
+    corners = tuple(
+        (x + max(-2.5, min(2.5, rng.gauss(0, 1.0))), y + max(-2.5, min(2.5, rng.gauss(0, 1.0))))
+        for x, y in calibration.corners
+    )
+    return Calibration(corners, calibration.width_mm, calibration.height_mm, "markers")
+
+
+def _chunk(args: tuple[int, int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    start, count, photo_dir = args
+    views, parts, edges = zip(*(scene(i, Path(photo_dir)) for i in range(start, start + count)),
+                              strict=True)
+    return np.stack(views), np.stack(parts), np.stack(edges)
+
+
+def dataset(count: int, photo_dir: Path, cache: Path, workers: int = 2) -> dict[str, np.ndarray]:
+    """``count`` examples, drawn once and kept in ``cache`` (an ``.npz``)."""
+    if cache.exists():
+        with np.load(cache) as data:
+            if len(data["views"]) >= count:
+                return {k: data[k][:count] for k in data.files}
+    step = 50
+    jobs = [(s, min(step, count - s), str(photo_dir)) for s in range(0, count, step)]
+    with ProcessPoolExecutor(workers) as pool:
+        done = list(pool.map(_chunk, jobs))
+    names = ("views", "parts", "edges")
+    out = {k: np.concatenate([d[i] for d in done]) for i, k in enumerate(names)}
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(cache, views=out["views"], parts=out["parts"], edges=out["edges"])
+    return out
+
+
+def network():  # type: ignore[no-untyped-def]
+    """A small encoder-decoder: separable convolutions at 1/2, 1/4 and 1/8 of the view,
+    dilated at 1/8 so one output pixel sees about a card's size, and back up to 1/2."""
+    import torch
+    from torch import nn
+
+    def sep(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cin, 3, stride, dilation, dilation, groups=cin, bias=False),
+            nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+            nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+        )
+
+    class Segmenter(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = nn.Sequential(
+                nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(inplace=True)
+            )
+            self.at2 = sep(16, 16)
+            self.at4 = nn.Sequential(sep(16, 32, 2), sep(32, 32))
+            self.at8 = nn.Sequential(sep(32, 64, 2), sep(64, 64, dilation=2),
+                                        sep(64, 64, dilation=4), sep(64, 64, dilation=8))
+            self.up8 = nn.Sequential(nn.Conv2d(64, 32, 1, bias=False), nn.BatchNorm2d(32))
+            self.mix4 = sep(32, 32)
+            self.up4 = nn.Sequential(nn.Conv2d(32, 16, 1, bias=False), nn.BatchNorm2d(16))
+            self.mix2 = sep(16, 16)
+            self.head = nn.Conv2d(16, len(Part) + 1, 1)
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            x = x * (1 / 255.0) - 0.5
+            half = self.at2(self.stem(x))
+            quarter = self.at4(half)
+            eighth = self.at8(quarter)
+            up = nn.functional.interpolate(self.up8(eighth), size=quarter.shape[2:],
+                                           mode="bilinear", align_corners=False)
+            quarter = self.mix4(torch.relu(up + quarter))
+            up = nn.functional.interpolate(self.up4(quarter), size=half.shape[2:],
+                                           mode="bilinear", align_corners=False)
+            return self.head(self.mix2(torch.relu(up + half)))
+
+    return Segmenter()
+
+
+def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int):  # type: ignore[no-untyped-def]
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    net = network()
+    views = torch.from_numpy(data["views"]).permute(0, 3, 1, 2).contiguous()
+    parts = torch.from_numpy(data["parts"]).long()
+    edges = torch.from_numpy(data["edges"]).float()
+    freq = torch.bincount(parts.flatten(), minlength=len(Part)).float()
+    weights = (freq.sum() / freq.clamp(min=1)) ** 0.5
+    weights = weights / weights.mean()
+    ce = nn.CrossEntropyLoss(weight=weights)
+    bce = nn.BCEWithLogitsLoss(pos_weight=torch.tensor(8.0))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    net.train()
+    start = time.time()
+    for step in range(steps):
+        idx = torch.tensor(rng.sample(range(len(views)), batch))
+        x = views[idx].float()
+        flip = rng.random() < 0.5
+        if flip:
+            x = x.flip(3)
+        x = (x * torch.empty(batch, 3, 1, 1).uniform_(0.75, 1.25)
+             + torch.empty(batch, 3, 1, 1).uniform_(-25, 25)).clamp(0, 255)
+        y, e = parts[idx], edges[idx]
+        if flip:
+            y, e = y.flip(2), e.flip(2)
+        out = net(x)
+        loss = ce(out[:, : len(Part)], y) + bce(out[:, len(Part)], e)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0 or step == steps - 1:
+            print(f"step {step} loss {loss.item():.4f} ({time.time() - start:.0f} s)", flush=True)
+    return net.eval()
+
+
+def export(net, path: Path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Write ONNX: input ``view`` (1, 3, H, W) float BGR 0-255; outputs ``parts`` (1, 4,
+    H/2, W/2) probabilities and ``edges`` (1, H/2, W/2) probabilities."""
+    import torch
+
+    class Probabilities(torch.nn.Module):
+        def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            out = self.inner(x)
+            return torch.softmax(out[:, : len(Part)], 1), torch.sigmoid(out[:, len(Part)])
+
+    w, h = size
+    torch.onnx.export(
+        Probabilities(net), (torch.zeros(1, 3, h, w),), str(path), input_names=["view"],
+        output_names=["parts", "edges"], opset_version=17, dynamo=False,
+        dynamic_axes={"view": {2: "h", 3: "w"}, "parts": {2: "h2", 3: "w2"},
+                      "edges": {1: "h2", 2: "w2"}},
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=8000)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())
+    parser.add_argument("--cache", type=Path, default=Path("build/segmenter/scenes.npz"))
+    parser.add_argument("--out", type=Path, default=Path("build/segmenter/segmenter.onnx"))
+    args = parser.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(args.workers)
+    t0 = time.time()
+    data = dataset(args.scenes, args.photos, args.cache, args.workers)
+    print(f"{len(data['views'])} scenes ({time.time() - t0:.0f} s)", flush=True)
+    net = train(data, args.steps, args.batch, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    h, w = data["views"].shape[1:3]
+    export(net, args.out, (w, h))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
