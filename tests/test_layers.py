@@ -94,6 +94,7 @@ LAZY_FILES = {
 LAZY_PAIRS = {
     # onnxruntime loads with the first model, after the demo's page: +0.08 s before it
     ("vision/classifier.py", "onnxruntime"),
+    ("vision/segmenter.py", "onnxruntime"),  # the same load, for the segmenter's model
     # the rules, for `companion score` only: +0.04 s on every command's start
     ("device/commands/score.py", "engine.scoring"),
     ("device/commands/score.py", "engine.finale"),
