@@ -32,7 +32,7 @@ from vision.locate import (
 )
 from vision.outlines import farther_outlines, outline_depth
 from vision.segmenter import Segmenter, default_segmenter_path
-from vision.stacks import read_stacks
+from vision.stacks import read_column, read_stacks
 from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
@@ -302,6 +302,19 @@ class TableScanner:
             if column.quad_mm is not None and ident is not None and ident.candidates:
                 quad_px = self._view.calibration.to_pixels(column.quad_mm)
                 idents[i] = self.classifier.second_look(frame, quad_px, ident)
+
+    def top_card_image(self, frame: np.ndarray, location: Location) -> np.ndarray | None:
+        """The top card at ``location`` in ``frame`` as the classifier sees cards (None:
+        no card there, or the play area not calibrated): what a table's own card back is
+        learnt from."""
+        if self._view is None:
+            return None
+        if self.segmenter is not None:
+            segments = self.segmenter(self._view.rectify(frame))
+            column = read_column(segments, self._view, location.pos)
+        else:
+            column = locate_column(evidence(frame, self._view), self._view, location.pos)
+        return None if column.quad_mm is None else self.crop(frame, column)
 
     def crop(self, frame: np.ndarray, column: Column) -> np.ndarray:
         """The canonical image of a column's top card, cut straight from the frame."""

@@ -25,8 +25,8 @@ from vision.view import View
 CARD_AREA_MM2 = CARD_W_MM * CARD_H_MM
 NO_CARD_SHARE = 0.12  # a column with less card than this share of one card's area is empty
 TOP_MIN_SHARE = 0.3  # a top card showing less than this share of itself is covered
-COVERED_SHARE = 0.2  # a hand over this share of where a card would lie covers the place
-EDGE_PEAK = 0.3  # an edge profile's peak this strong is a card's top edge
+COVERED_SHARE = 0.6  # a card under a smaller hand would show beside it: less is an empty place
+EDGE_PEAK = 0.45  # an edge profile's peak this strong is a card's top edge (weaker: print lines)
 EDGE_GAP_MM = 6.5  # two top edges lie at least this far apart (cascades are 8-17 mm)
 MAX_TILT = math.radians(8.0)  # cards lie within ±5°; beyond this the fit is not a card's
 COVERED = "a hand or an object covers the location"
@@ -57,7 +57,8 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
     card = seg.card[:, band]
     if float(card.sum()) * pixel_mm2 < NO_CARD_SHARE * CARD_AREA_MM2:
         lying = (ys >= 10.0) & (ys <= 20.0 + CARD_H_MM + 10.0)
-        covered = float(seg.cover[lying][:, band].sum()) * pixel_mm2
+        # pixels sure of a hand, not summed doubt: a printed mat's haze is not a hand
+        covered = float((seg.cover[lying][:, band] > 0.5).sum()) * pixel_mm2
         if covered >= COVERED_SHARE * CARD_AREA_MM2:
             return Column(Found.OCCLUDED, reason=COVERED)
         return Column(Found.EMPTY)
@@ -203,6 +204,21 @@ def edge_peaks(seg: Segments, view: View, xc: float, card_top: float) -> list[fl
     for k in np.argsort(-profile):
         if profile[k] < EDGE_PEAK:
             break
-        if peak[k] and all(abs(ys[k] - f) >= EDGE_GAP_MM for f in found):
+        if (peak[k] and all(abs(ys[k] - f) >= EDGE_GAP_MM for f in found)
+                and _card_below(seg, view, xc, float(ys[k])) >= CARD_BELOW):
             found.append(float(ys[k]))
     return sorted(found)
+
+
+CARD_BELOW = 0.5  # a top edge has card under it: a plank seam or a cloth's line has not
+
+
+def _card_below(seg: Segments, view: View, xc: float, y: float) -> float:
+    """How much of the band just under a line at ``y`` (1.5-5.5 mm below it, the middle
+    44 mm of the column) the segmenter calls card."""
+    xs, ys = _grid(seg, view)
+    rows = (ys >= y + 1.5) & (ys <= y + 5.5)
+    cols = np.abs(xs - xc) <= 22.0
+    if not rows.any() or not cols.any():
+        return 0.0
+    return float(seg.card[rows][:, cols].mean())

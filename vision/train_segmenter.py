@@ -26,8 +26,8 @@ from vision.synth import cards as synth_cards
 from vision.synth import tables
 from vision.synth.cards import FACE_DOWN
 from vision.synth.crops import _sleeve
-from vision.synth.labels import Part, label_maps
-from vision.synth.scene import FOREIGN, SceneOptions, render
+from vision.synth.labels import Part, label_maps, spread_labels
+from vision.synth.scene import FOREIGN, SceneOptions, render, render_spread
 from vision.view import View
 
 STRIDE = 2  # output pixels are 2 × 2 view pixels (2 mm)
@@ -57,9 +57,15 @@ def _faces(
     return ("photo" if style == "invented" else style), faces
 
 
-def scene(index: int, photo_dir: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Training example ``index``: the rectified view (BGR), its parts and its top edges."""
+def scene(
+    index: int, photo_dir: Path, spreads: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training example ``index``: the rectified view (BGR), its parts and its top edges.
+    Stacks at the four locations, or with chance ``spreads`` a hand laid out for scoring
+    (no draw at all when 0: the committed model's scenes stay the ones it learnt from)."""
     rng = random.Random(TRAIN_SEED + index)
+    if spreads and rng.random() < spreads:
+        return _spread(rng, photo_dir)
     deck = rng.sample(ALL_IDS, len(ALL_IDS))
     layout: dict[str, list[str]] = {}
     for loc in ("jupiter", "mars", "luna", "institute"):
@@ -74,18 +80,38 @@ def scene(index: int, photo_dir: Path) -> tuple[np.ndarray, np.ndarray, np.ndarr
     hands = tuple(rng.sample(names, rng.choices((0, 1, 2), (0.55, 0.35, 0.1))[0]))
     spare = [n for n in names if n not in hands]
     objects = tuple(rng.sample(spare, 1)) if rng.random() < 0.08 else ()
-    lamp = ((rng.uniform(0, 328), rng.uniform(0, 230), rng.uniform(15, 45))
-            if rng.random() < 0.15 else None)
-    options = SceneOptions(
-        style=style, photo_dir=photo_dir, hands=hands, objects=objects, glare=0.6,
-        faces=faces or None, table=rng.choice(TABLE_KINDS), wide=rng.random() < 0.12,
-        lamp=lamp, any_pose=rng.random() < 0.85, soft_shadows=rng.random() < 0.7,
-        glares=rng.choice((1, 1, 2, 3)),
-    )
+    options = _options(rng, style, faces, photo_dir, hands=hands, objects=objects)
     frame, truth = render(layout, rng, options)
     view = View(_jitter(truth.calibration, rng))
     parts, edges = label_maps(truth, view, STRIDE)
     return view.rectify(frame), parts, edges
+
+
+def _spread(rng: random.Random, photo_dir: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hands laid face up for scoring: apart in rows, in a cascade or a fan."""
+    cards = rng.sample(ALL_IDS, rng.randint(3, 8))
+    style, faces = _faces(rng, photo_dir, cards)
+    arrangement = rng.choice(("row", "row", "cascade", "fan"))
+    frame, calibration, placed = render_spread(
+        cards, rng, arrangement, _options(rng, style, faces, photo_dir))
+    view = View(_jitter(calibration, rng))
+    parts, edges = spread_labels(placed, view, STRIDE)
+    return view.rectify(frame), parts, edges
+
+
+def _options(
+    rng: random.Random, style: str, faces: dict[str, np.ndarray], photo_dir: Path,
+    **covers: tuple[str, ...],
+) -> SceneOptions:
+    """A scene's table, camera, lamp, shadows and glare, drawn wide."""
+    lamp = ((rng.uniform(0, 328), rng.uniform(0, 230), rng.uniform(15, 45))
+            if rng.random() < 0.15 else None)
+    return SceneOptions(
+        style=style, photo_dir=photo_dir, glare=0.6, faces=faces or None,
+        table=rng.choice(TABLE_KINDS), wide=rng.random() < 0.12, lamp=lamp,
+        any_pose=rng.random() < 0.85, soft_shadows=rng.random() < 0.7,
+        glares=rng.choice((1, 1, 2, 3)), **covers,  # type: ignore[arg-type]
+    )
 
 
 def _jitter(calibration: Calibration, rng: random.Random) -> Calibration:
@@ -97,21 +123,24 @@ def _jitter(calibration: Calibration, rng: random.Random) -> Calibration:
     return Calibration(corners, calibration.width_mm, calibration.height_mm, "markers")
 
 
-def _chunk(args: tuple[int, int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    start, count, photo_dir = args
-    views, parts, edges = zip(*(scene(i, Path(photo_dir)) for i in range(start, start + count)),
-                              strict=True)
+def _chunk(args: tuple[int, int, str, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    start, count, photo_dir, spreads = args
+    views, parts, edges = zip(
+        *(scene(i, Path(photo_dir), spreads) for i in range(start, start + count)), strict=True)
     return np.stack(views), np.stack(parts), np.stack(edges)
 
 
-def dataset(count: int, photo_dir: Path, cache: Path, workers: int = 2) -> dict[str, np.ndarray]:
-    """``count`` examples, drawn once and kept in ``cache`` (an ``.npz``)."""
+def dataset(
+    count: int, photo_dir: Path, cache: Path, workers: int = 2, spreads: float = 0.0
+) -> dict[str, np.ndarray]:
+    """``count`` examples, drawn once and kept in ``cache`` (an ``.npz``; name a new one
+    when ``spreads`` changes: the cache does not record it)."""
     if cache.exists():
         with np.load(cache) as data:
             if len(data["views"]) >= count:
                 return {k: data[k][:count] for k in data.files}
     step = 50
-    jobs = [(s, min(step, count - s), str(photo_dir)) for s in range(0, count, step)]
+    jobs = [(s, min(step, count - s), str(photo_dir), spreads) for s in range(0, count, step)]
     with ProcessPoolExecutor(workers) as pool:
         done = list(pool.map(_chunk, jobs))
     names = ("views", "parts", "edges")
@@ -232,7 +261,9 @@ def export(net, path: Path, size: tuple[int, int]) -> None:  # type: ignore[no-u
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=8000)
-    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--spreads", type=float, default=0.0,
+                        help="share of scenes that are hands laid out for scoring")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
@@ -244,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(args.workers)
     t0 = time.time()
-    data = dataset(args.scenes, args.photos, args.cache, args.workers)
+    data = dataset(args.scenes, args.photos, args.cache, args.workers, args.spreads)
     print(f"{len(data['views'])} scenes ({time.time() - t0:.0f} s)", flush=True)
     net = train(data, args.steps, args.batch, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)

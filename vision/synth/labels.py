@@ -47,31 +47,51 @@ def label_maps(truth: SceneTruth, view: View, stride: int = 2) -> tuple[np.ndarr
 
     ``view`` may come from a calibration other than the truth's (markers found a pixel
     off): the labels follow the view, as the segmenter's input does."""
-    w, h = (-(-view.size[0] // stride), -(-view.size[1] // stride))
     hom = truth.calibration.homography()  # play-area mm → frame pixels, the truth's
-
-    def out(mm: np.ndarray) -> np.ndarray:
-        px = cv2.perspectiveTransform(np.asarray(mm, np.float64).reshape(-1, 1, 2), hom)
-        return _to_out(view, px.reshape(-1, 2), stride)
-
-    owner = np.zeros((h, w), np.int16)
-    tops: set[int] = set()
-    cards: list[tuple[int, np.ndarray]] = []
-    for column, loc in enumerate(truth.locations.values()):
-        for k, quad in enumerate(loc.quads_mm):
-            key = 1 + 32 * column + k
-            corners = out(quad)
-            cv2.fillPoly(owner, _poly(corners), key, cv2.LINE_8, shift=3)
-            cards.append((key, corners))
+    cards, tops = [], set()
+    for loc in truth.locations.values():
+        cards += [_project(hom, quad) for quad in loc.quads_mm]
         if loc.quads_mm:
-            tops.add(1 + 32 * column + len(loc.quads_mm) - 1)
-    for poly in truth.occluders_mm:
-        cv2.fillPoly(owner, _poly(out(poly)), COVER_OWNER, cv2.LINE_8, shift=3)
+            tops.add(len(cards) - 1)
+    covers = [_project(hom, poly) for poly in truth.occluders_mm]
+    return rasterise(cards, tops, covers, view, stride)
 
+
+def spread_labels(
+    placed: list[tuple[str, np.ndarray, bool]], view: View, stride: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
+    """The same for cards laid out for scoring (:func:`vision.synth.scene.render_spread`'s
+    cards: id, corners in frame pixels, fully visible): each fully visible card is a top
+    card, each partly covered one a strip."""
+    tops = {k for k, (_id, _quad, whole) in enumerate(placed) if whole}
+    return rasterise([quad for _id, quad, _whole in placed], tops, [], view, stride)
+
+
+def _project(hom: np.ndarray, mm: np.ndarray) -> np.ndarray:
+    pts = cv2.perspectiveTransform(np.asarray(mm, np.float64).reshape(-1, 1, 2), hom)
+    out: np.ndarray = pts.reshape(-1, 2)
+    return out
+
+
+def rasterise(
+    cards_px: list[np.ndarray], tops: set[int], covers_px: list[np.ndarray], view: View,
+    stride: int = 2,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Parts and top edges from cards (corners TL TR BR BL in frame pixels, in the order
+    they were laid), which of them are top cards, and hands or objects over them."""
+    w, h = (-(-view.size[0] // stride), -(-view.size[1] // stride))
+    owner = np.zeros((h, w), np.int16)
+    cards = []
+    for key, quad in enumerate(cards_px, start=1):
+        corners = _to_out(view, quad, stride)
+        cv2.fillPoly(owner, _poly(corners), key, cv2.LINE_8, shift=3)
+        cards.append((key, corners))
+    for poly in covers_px:
+        cv2.fillPoly(owner, _poly(_to_out(view, poly, stride)), COVER_OWNER, cv2.LINE_8, shift=3)
     parts = np.full((h, w), Part.STRIP, np.uint8)
     parts[owner == 0] = Part.TABLE
     parts[owner == COVER_OWNER] = Part.COVER
-    parts[np.isin(owner, list(tops))] = Part.TOP
+    parts[np.isin(owner, [k + 1 for k in tops])] = Part.TOP
     return parts, _top_edges(owner, cards)
 
 

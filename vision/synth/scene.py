@@ -424,15 +424,17 @@ def render_spread(
     """
     options = options or SceneOptions()
     w, h = options.size
-    hom = camera_homography(rng, options.size, options.tilt_deg, options.wide)
+    hom = (any_homography(rng, options.size, options.wide) if options.any_pose
+           else camera_homography(rng, options.size, options.tilt_deg, options.wide))
     frame = _table(w, h, rng, options.table, hom)
     if options.show_markers:
         _draw_markers(frame, hom, rng)
     placed = []
+    shadow = _shadow_of(rng) if options.soft_shadows else None
     for k, (cid, quad_mm) in enumerate(
         zip(cards_shown, _spread_quads(len(cards_shown), rng, arrangement), strict=True)
     ):
-        quad = _draw_card(frame, hom, card_face(cid, options.style, options.photo_dir), quad_mm)
+        quad = _draw_card(frame, hom, _face(cid, options), quad_mm, shadow)
         placed.append((cid, quad, arrangement == "row" or k == len(cards_shown) - 1))
     if options.lamp is not None:
         frame = _lamp(frame, hom, options.lamp)
