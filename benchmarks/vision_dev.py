@@ -116,16 +116,17 @@ def games(dev: Path, reps: int, model: Path | None) -> list[str]:
 
     from vision.classifier import CardClassifier
 
-    classifier = CardClassifier(model, threads=1)
     lines = []
     for folder in sorted((dev / "games").glob("table-*")):
         cond = json.loads((folder / "conditions.json").read_text())
-        c, ms = play(folder, classifier, reps, cv2)
+        # a fresh classifier per game: each learns its own table's card back
+        c, ms = play(folder, CardClassifier(model, threads=1), reps, cv2)
         lines.append(
             f"  {folder.name} ({cond['table']}, tilt {abs(cond['camera']['pitch']):.0f}°, "
             f"{c['frames']} changes): top exact {c['top']}/{c['n']} = {pct(c['top'], c['n'])}, "
             f"count exact {c['depth']}/{c['n']} = {pct(c['depth'], c['n'])}, unsettled "
             f"{c['unsettled']}/{c['n']}; empty read empty {c['empty']}/{c['n_empty']}; "
+            f"backs learnt from the player's word {c['backs']}; "
             f"scan median {statistics.median(ms):.1f} ms")
     return lines
 
@@ -151,9 +152,26 @@ def play(folder: Path, classifier, reps: int, cv2) -> tuple[Counter[str], list[f
             ms.append((time.perf_counter() - start) * 1000)
             stabilizer.update(reading, t)
             t += 0.2
+        c["backs"] += _learn_backs(scanner, classifier, frame, truth["locations"], reading)
         c["frames"] += 1
         _settled(c, truth["locations"], stabilizer.state, reading)
     return c, ms
+
+
+def _learn_backs(scanner, classifier, frame, truth: dict, reading) -> int:  # type: ignore[no-untyped-def,type-arg]
+    """As the product does when a player answers "face down" to the tracker's question
+    about a location it cannot read (device/backs.py): learn that card's back from the
+    frame. Counted; at most one answer per change."""
+    from engine.board import Location
+
+    for loc in Location:
+        tl = truth[loc.value]
+        if tl.get("face_down") and reading[loc.value].state == "unknown":
+            crop = scanner.top_card_image(frame, loc)
+            if crop is not None:
+                classifier.learn_back(crop)
+                return 1
+    return 0
 
 
 def _settled(c: Counter[str], truth: dict, stable: dict, last) -> None:  # type: ignore[no-untyped-def,type-arg]
