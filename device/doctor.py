@@ -35,7 +35,7 @@ from device.journal import (
     read_only,
 )
 from device.recovery import kept_aside
-from device.reference import describe, reference_path
+from device.reference import can_learn_table, describe, reference_path
 from vision.classifier import default_model_path
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
@@ -206,7 +206,10 @@ def check_disk(config: Config) -> Check:
 
 
 def check_table(config: Config) -> Check:
-    """The picture of the bare table (the calibration step) is kept."""
+    """The picture of the bare table (the calibration step) is kept, where it is needed."""
+    if not can_learn_table():
+        return Check("table", OK, "no bare-table picture needed: the table segmenter "
+                     "tells cards from any table")
     path = reference_path(settings.journal_path(config))
     if path.exists():
         return Check("table", OK, f"bare table kept: {describe(path)}")

@@ -1,8 +1,9 @@
 """The bare table, photographed once: the calibration step "clear the play area and
 press NEXT".
 
-The camera tells cards from the table best by difference from a picture of the table
-with nothing on it (the scanner's ``learn_table``, :class:`LearnsTable`). Before the
+Without the table segmenter's model (see ``models/SEGMENTER_CARD.md``) the camera tells
+cards from the table by difference from a picture of the table with nothing on it (the
+scanner's ``learn_table``, :class:`LearnsTable`); with it, the step is skipped. Before the
 first game, while none is kept, the companion asks for it on the page, aloud and with
 the LED (a :data:`CALIBRATE` notice); NEXT then takes it from the next frame. The
 picture is kept beside the journal and given to the scanner again at every start;
@@ -24,7 +25,7 @@ from device.backs import RunOnCamera
 from device.service import Notice, Press, Service, Update
 from engine.board import Location
 from engine.state import Phase
-from vision.scanner import TableScanner
+from vision.scanner import TableScanner, reads_by_difference
 
 log = logging.getLogger("companion.reference")
 
@@ -48,8 +49,10 @@ def reference_path(journal: Path) -> Path:
 
 
 def can_learn_table() -> bool:
-    """Does this vision pipeline learn a bare table at all?"""
-    return hasattr(TableScanner, "learn_table")
+    """Does this vision pipeline want the bare table? Only the colour-model fallback does
+    (no table segmenter installed): asking for it otherwise costs the players a step for
+    nothing."""
+    return hasattr(TableScanner, "learn_table") and reads_by_difference()
 
 
 class TableReference:

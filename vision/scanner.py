@@ -105,6 +105,13 @@ def reading(column: Column, ident: Identification | None) -> LocationReading:
     return LocationReading(Sight.CARD, ident.card, ident.confidence, column.depth)
 
 
+def reads_by_difference() -> bool:
+    """Does the scanner need a picture of the bare table? Only without the committed
+    table segmenter: its fallback, the colour model, tells cards from the table by
+    difference from that picture; the segmenter learnt tables of every kind already."""
+    return not default_segmenter_path().exists()
+
+
 class TableScanner:
     """Scan table frames; the classifier and calibration are loaded once."""
 

@@ -13,7 +13,7 @@ import pytest
 
 from device.config import load
 from device.doctor import OK, WARN, check_table
-from device.reference import ASK, CALIBRATE, TableReference, reference_path
+from device.reference import ASK, CALIBRATE, TableReference, can_learn_table, reference_path
 from device.service import Notice, Press, Service, Update
 from engine.board import House
 from engine.events import SeatSpec
@@ -142,8 +142,18 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     return load(system=None, user=None)
 
 
-def test_doctor_says_whether_the_bare_table_is_kept(config: Any, tmp_path: Path) -> None:
+def test_doctor_needs_no_bare_table_with_the_segmenter(config: Any) -> None:
+    assert not can_learn_table()  # the committed segmenter model is in models/
+    check = check_table(config)
+    assert check.status == OK and "segmenter" in check.detail
+
+
+def test_doctor_says_whether_the_bare_table_is_kept(config: Any, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from device import doctor
     from device.config import journal_path
+
+    monkeypatch.setattr(doctor, "can_learn_table", lambda: True)  # the colour-model fallback
 
     missing = check_table(config)
     assert missing.status == WARN and "press NEXT" in missing.fix
