@@ -36,6 +36,8 @@ from vision.stacks import read_column, read_stacks
 from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
+LOOK_AROUND_MM = [np.array((dx, dy), np.float32) for dx in (-4.0, 0.0, 4.0)
+                  for dy in (-3.0, 0.0, 3.0) if (dx, dy) != (0.0, 0.0)]
 MOVED_PX = 2.0  # markers found this far from the last look: the camera moved
 LEARN_EVERY = 3  # the reference learns from every third scan of a view (a still table at
 #                  10 frames a second changes slowly), starting with the second
@@ -215,6 +217,7 @@ class TableScanner:
         if self.segmenter is not None:
             columns = read_stacks(self.segmenter(self._view.rectify(frame)), self._view)
             idents = self._name_tops(frame, columns)
+            self._look_around(frame, columns, idents)
             self._second_look(frame, columns, idents)
             return TableReading({
                 loc.value: reading(c, ident)
@@ -298,6 +301,28 @@ class TableScanner:
         for i, quad in kept.items():
             depth = outline_depth(ev, self._view, columns[i].top_mm, quad)
             columns[i] = Column(Found.STACK, depth, quad, "", (), columns[i].top_mm)
+
+    def _look_around(
+        self, frame: np.ndarray, columns: list[Column], idents: list[Identification | None]
+    ) -> None:
+        """Where a stack's top card is unnamed, its outline may sit a few millimetres off
+        (the segmenter's grid is 2 mm): name it again from outlines moved a little each
+        way. A card named there must clear the stricter bar of a second guess."""
+        tries = [
+            (i, c.quad_mm + shift)
+            for i, (c, ident) in enumerate(zip(columns, idents, strict=True))
+            if c.quad_mm is not None and ident is not None and ident.card is None
+            and not ident.face_down
+            for shift in LOOK_AROUND_MM
+        ]
+        if not tries:
+            return
+        crops = [self.crop_quad(frame, quad) for _i, quad in tries]
+        for (i, quad), ident in zip(tries, self.classifier.identify(crops), strict=True):
+            strong = ident.confidence >= FARTHER_SCORE and ident.margin >= FARTHER_MARGIN
+            if strong and _better(ident, idents[i]):
+                idents[i] = ident
+                columns[i] = replace(columns[i], quad_mm=quad.astype(np.float32))
 
     def _second_look(
         self, frame: np.ndarray, columns: list[Column], idents: list[Identification | None]

@@ -140,3 +140,24 @@ def test_the_reference_survives_marker_jitter_but_not_a_moved_camera(classifier)
                         source="markers")
     scanner.keep(moved)
     assert scanner.reference is not reference and not scanner.reference.known.any()
+
+
+def test_an_outline_a_few_millimetres_off_is_named_from_one_moved_back(
+    classifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    import vision.scanner as scanning
+
+    layout = {"jupiter": ["aja", "sevro"], "luna": ["eo"]}
+    frame, _ = render(layout, random.Random(5), SceneOptions(capture=False))
+    read = scanning.read_stacks
+
+    def off(seg, view):  # type: ignore[no-untyped-def]
+        return [c if c.quad_mm is None else replace(c, quad_mm=c.quad_mm + np.array((7.0, -5.0)))
+                for c in read(seg, view)]
+
+    monkeypatch.setattr(scanning, "read_stacks", off)  # 7 mm right, 5 mm up: named by neither
+    scanner = TableScanner(classifier=classifier)
+    reading = scanner.scan(frame)
+    assert (reading["jupiter"].top, reading["luna"].top) == ("sevro", "eo")

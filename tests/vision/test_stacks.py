@@ -13,7 +13,7 @@ from engine.board import Location
 from engine.cards import ALL_IDS
 from vision.locate import REACHES_OFF, Found
 from vision.segmenter import Segments
-from vision.stacks import COVERED, read_stacks
+from vision.stacks import COVERED, HAND_OVER_TOP, read_stacks
 from vision.synth.labels import Part, label_maps
 from vision.synth.scene import SceneOptions, SceneTruth, render
 from vision.view import View
@@ -68,6 +68,27 @@ def test_a_hand_over_a_top_cards_foot_keeps_its_outline_from_the_top_edge() -> N
         if column.state is Found.STACK:  # never a wrong outline: a covered card is not named
             assert column.quad_mm is not None
             assert np.abs(column.quad_mm - corners_mm(truth, "mars")).max() < 4.0, seed
+
+
+def covered_rows(seg: Segments, rows: slice, cols: slice) -> Segments:
+    """``seg`` with a hand laid over the given output pixels."""
+    parts = seg.parts.copy()
+    parts[:, rows, cols] = 0.0
+    parts[Part.COVER, rows, cols] = 1.0
+    return Segments(parts, seg.edges)
+
+
+def test_a_thumb_over_the_top_card_keeps_it_from_being_named() -> None:
+    truth, view = scene({"mars": ["aja", "darrow", "sevro"]}, 2)
+    seg = perfect(truth, view)
+    quad = corners_mm(truth, "mars")
+    # output pixels (2 mm) over the card's lower right: a thumb of 20 × 24 mm, then 4 × 6
+    x1, y1 = ((quad[2] - (view.x0, view.y0)) * view.scale / 2).astype(int)
+    thumb = covered_rows(seg, slice(y1 - 12, y1), slice(x1 - 10, x1))
+    column = read_stacks(thumb, view)[1]
+    assert (column.state, column.reason) == (Found.OCCLUDED, HAND_OVER_TOP)
+    speck = covered_rows(seg, slice(y1 - 3, y1), slice(x1 - 2, x1))
+    assert read_stacks(speck, view)[1].state is Found.STACK  # 1 % of the card: still named
 
 
 def test_a_stack_running_out_of_sight_is_said_to() -> None:
