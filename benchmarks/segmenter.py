@@ -57,7 +57,7 @@ def measure(
             c[f"{p.name}:n"] += int((parts == p).sum())
             c[f"{p.name}:ok"] += int(((said == p) & (parts == p)).sum())
         for loc, column in zip(Location, read_stacks(seg, view), strict=True):
-            if loc.value in hands:
+            if truth.locations[loc.value].state not in ("card", "empty"):
                 continue  # a hand over the stack: what it hides is not the count's to know
             depth = len(layout[loc.value])
             if depth == 0:
