@@ -25,7 +25,7 @@ from device.backs import RunOnCamera
 from device.service import Notice, Press, Service, Update
 from engine.board import Location
 from engine.state import Phase
-from vision.scanner import TableScanner, reads_by_difference
+from vision.scanner import reads_by_difference
 
 log = logging.getLogger("companion.reference")
 
@@ -52,7 +52,7 @@ def can_learn_table() -> bool:
     """Does this vision pipeline want the bare table? Only the colour-model fallback does
     (no table segmenter installed): asking for it otherwise costs the players a step for
     nothing."""
-    return hasattr(TableScanner, "learn_table") and reads_by_difference()
+    return reads_by_difference()
 
 
 class TableReference:

@@ -290,15 +290,7 @@ class TableScanner:
             if _worth_another_look(c, ident)
             for quad in farther_outlines(ev, self._view, i, c)
         ]
-        if not tries:
-            return
-        crops = [self.crop_quad(frame, quad) for _i, quad in tries]
-        kept: dict[int, np.ndarray] = {}
-        for (i, quad), ident in zip(tries, self.classifier.identify(crops), strict=True):
-            strong = ident.confidence >= FARTHER_SCORE and ident.margin >= FARTHER_MARGIN
-            if strong and _better(ident, idents[i]):
-                idents[i], kept[i] = ident, quad
-        for i, quad in kept.items():
+        for i, quad in self._second_guesses(frame, tries, idents).items():
             depth = outline_depth(ev, self._view, columns[i].top_mm, quad)
             columns[i] = Column(Found.STACK, depth, quad, "", (), columns[i].top_mm)
 
@@ -315,14 +307,25 @@ class TableScanner:
             and not ident.face_down
             for shift in LOOK_AROUND_MM
         ]
+        for i, quad in self._second_guesses(frame, tries, idents).items():
+            columns[i] = replace(columns[i], quad_mm=quad.astype(np.float32))
+
+    def _second_guesses(
+        self, frame: np.ndarray, tries: list[tuple[int, np.ndarray]],
+        idents: list[Identification | None],
+    ) -> dict[int, np.ndarray]:
+        """Name the cards outlined by ``tries`` (column, outline in mm); where one clears
+        the stricter bar of a second guess and beats the column's answer, it replaces it
+        in ``idents``. Returns the outline kept per column that changed."""
         if not tries:
-            return
+            return {}
         crops = [self.crop_quad(frame, quad) for _i, quad in tries]
+        kept: dict[int, np.ndarray] = {}
         for (i, quad), ident in zip(tries, self.classifier.identify(crops), strict=True):
             strong = ident.confidence >= FARTHER_SCORE and ident.margin >= FARTHER_MARGIN
             if strong and _better(ident, idents[i]):
-                idents[i] = ident
-                columns[i] = replace(columns[i], quad_mm=quad.astype(np.float32))
+                idents[i], kept[i] = ident, quad
+        return kept
 
     def _second_look(
         self, frame: np.ndarray, columns: list[Column], idents: list[Identification | None]

@@ -219,11 +219,12 @@ def edge_peaks(seg: Segments, view: View, xc: float, card_top: float) -> list[fl
     peak = np.zeros(ys.size, bool)
     peak[1:-1] = (profile[1:-1] >= profile[:-2]) & (profile[1:-1] >= profile[2:])
     found: list[float] = []
+    xs, grid_ys = _grid(seg, view)
     for k in np.argsort(-profile):
         if profile[k] < EDGE_PEAK:
             break
         if (peak[k] and all(abs(ys[k] - f) >= EDGE_GAP_MM for f in found)
-                and _card_below(seg, view, xc, float(ys[k])) >= CARD_BELOW):
+                and _card_below(seg, xs, grid_ys, xc, float(ys[k])) >= CARD_BELOW):
             found.append(float(ys[k]))
     return sorted(found)
 
@@ -231,10 +232,9 @@ def edge_peaks(seg: Segments, view: View, xc: float, card_top: float) -> list[fl
 CARD_BELOW = 0.5  # a top edge has card under it: a plank seam or a cloth's line has not
 
 
-def _card_below(seg: Segments, view: View, xc: float, y: float) -> float:
+def _card_below(seg: Segments, xs: np.ndarray, ys: np.ndarray, xc: float, y: float) -> float:
     """How much of the band just under a line at ``y`` (1.5-5.5 mm below it, the middle
-    44 mm of the column) the segmenter calls card."""
-    xs, ys = _grid(seg, view)
+    44 mm of the column) the segmenter calls card (``xs``, ``ys``: :func:`_grid`)."""
     rows = (ys >= y + 1.5) & (ys <= y + 5.5)
     cols = np.abs(xs - xc) <= 22.0
     if not rows.any() or not cols.any():
