@@ -132,14 +132,13 @@ class ScriptedCamera:
         rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
         gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
         frame = cv2.convertScaleAbs(self._scene(layout, hands, covered), alpha=gain)
-        frame = effects.noise(frame, rng, 5.0)
-        return effects.jpeg(frame, rng, (75, 90))
+        return effects.noise(frame, rng, 5.0)
 
     def _scene(self, layout: Layout, hands: tuple[str, ...],
                covered: tuple[str, ...]) -> np.ndarray:
         # The scene is a pure function of the layout, the hands and what covers a
         # location (the generator is seeded afresh each time), so a still table is drawn
-        # once, not once per frame; only the light, the sensor noise and the JPEG differ
+        # once, not once per frame; only the light and the sensor noise differ
         # from frame to frame.
         key = (layout, hands, covered)
         if self._last is not None and self._last[0] == key:
@@ -153,6 +152,10 @@ class ScriptedCamera:
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
                                      hands=hands, objects=covered, glare=0.0, **kind)
         frame, _ = scene.render(stacks, random.Random(self.seed), options)
+        # The stream's compression, once per drawn table: a JPEG round trip takes as
+        # long as reading the frame, and the light and the sensor noise still differ
+        # from frame to frame after it.
+        frame = effects.jpeg(frame, random.Random(self.seed), (75, 90))
         self._last = (key, frame)
         return frame
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,9 +29,11 @@ ALLOWED = {
 KNOWN: dict[tuple[str, str], str] = {}
 
 
-def imports(source: str, package: str) -> Iterator[tuple[int, str]]:
-    """(line, absolute module name) of every import in ``source``, at any depth."""
-    for node in ast.walk(ast.parse(source)):
+def imports(source: str | ast.AST, package: str) -> Iterator[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``source`` (text or a parsed
+    tree), at any depth."""
+    tree = ast.parse(source) if isinstance(source, str) else source
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -46,17 +49,26 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
+@cache
+def sources() -> tuple[tuple[str, str, ast.Module], ...]:
+    """(file, package, parsed tree) of every module in the four packages (parsed once:
+    every test here reads them all)."""
+    return tuple(
+        (path.relative_to(ROOT).as_posix(), ".".join(path.relative_to(ROOT).parts[:-1]),
+         ast.parse(path.read_text(encoding="utf-8")))
+        for layer in ALLOWED for path in sorted((ROOT / layer).rglob("*.py")))
+
+
+@cache
 def wrong_way() -> list[tuple[str, int, str]]:
     """(file, line, module) of every import that leaves its layer."""
     found = []
-    for layer, allowed in ALLOWED.items():
-        for path in sorted((ROOT / layer).rglob("*.py")):
-            name = path.relative_to(ROOT).as_posix()
-            package = ".".join(path.relative_to(ROOT).parts[:-1])
-            for line, module in imports(path.read_text(encoding="utf-8"), package):
-                top = module.split(".")[0]
-                if top in ALLOWED and top not in allowed:
-                    found.append((name, line, module))
+    for name, package, tree in sources():
+        allowed = ALLOWED[name.split("/")[0]]
+        for line, module in imports(tree, package):
+            top = module.split(".")[0]
+            if top in ALLOWED and top not in allowed:
+                found.append((name, line, module))
     return found
 
 
@@ -101,17 +113,14 @@ LAZY_PAIRS = {
 }
 
 
+@cache
 def lazy_imports() -> list[tuple[str, str]]:
     """(file, module) of every import inside a function in the four packages."""
     found = []
-    for layer in ALLOWED:
-        for path in sorted((ROOT / layer).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            package = ".".join(path.relative_to(ROOT).parts[:-1])
-            for fn in ast.walk(tree):
-                if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-                    found += [(path.relative_to(ROOT).as_posix(), module)
-                              for _, module in imports(ast.unparse(fn), package)]
+    for name, package, tree in sources():
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                found += [(name, module) for _, module in imports(fn, package)]
     return sorted(set(found))
 
 

@@ -48,6 +48,9 @@ PIXEL_WEIGHT = 0.35  # share of pixel likeness in an enrolled head's similaritie
 # are a few percent of the crops: with 60 scenes the fitted margin (0.08) let a
 # hand-covered card of the unseen style read as a hub card (sevro, margin 0.089).
 ENROL_SCENES = 120
+# A few cards need fewer: enrolling 3 or 8 cards chose the same bars from 24, 48 and
+# 120 scenes, and each scene costs ~40 ms to draw and read.
+SCENES_PER_CARD, MIN_SCENES = 6, 24
 VERIFY_CAPTURES = 3  # simulated captures per enrolled card that set the second look's bars
 VERIFY_SAFETY = 1.25  # the inlier bar over the most any wrong card got in those
 TEMPLATE_SAFETY = 0.03  # added to the template bars fitted on those
@@ -156,7 +159,8 @@ def enroll(
             keep["min_back"] = str(round(float(base.min_back) * (1 - a), 3))
     if calibrate:
         partial = not set(ALL_IDS) <= set(labels)
-        chosen = fit_thresholds(base, [crops[k] for k in labels], protos, nulls, a, partial, seed=1)
+        chosen = fit_thresholds(base, [crops[k] for k in labels], protos, nulls, a, partial,
+                                seed=1, scenes=threshold_scenes(len(labels)))
         keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
     sharp = dict(references) if references else {k: images[k][0] for k in labels}
     if all(k in sharp and min(sharp[k].shape[:2]) >= min(REF_SIZE) for k in labels):
@@ -164,6 +168,11 @@ def enroll(
         keep.update(second_look_metadata(base, sharp, head_scores(base, protos, a)))
     model = onnx.load(str(base.path))
     return attach_head(model, labels, protos, back, {**keep, "head": note}, nulls, a)
+
+
+def threshold_scenes(cards: int) -> int:
+    """How many generated scenes set the bars of an enrolment of ``cards`` cards."""
+    return min(ENROL_SCENES, max(MIN_SCENES, SCENES_PER_CARD * cards))
 
 
 def _canonical(base: CardClassifier, image: np.ndarray) -> np.ndarray:

@@ -33,6 +33,7 @@ from vision.locate import (
 from vision.outlines import farther_outlines, outline_depth
 from vision.segmenter import Segmenter, default_segmenter_path
 from vision.stacks import read_column, read_stacks
+from vision.still import StillTable
 from vision.table import Reference
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
@@ -139,6 +140,7 @@ class TableScanner:
         self._view: View | None = None
         self._reference: Reference | None = None
         self._scans = self._seen = 0
+        self.still = StillTable()  # a still table is not read again every frame
         self._use(calibration)
 
     @property
@@ -210,7 +212,23 @@ class TableScanner:
         self._scans += 1
 
     def scan(self, frame: np.ndarray) -> TableReading:
-        """Readings for the four locations in ``frame`` (BGR)."""
+        """Readings for the four locations in ``frame`` (BGR): the last ones while the
+        table has not moved since (:mod:`vision.still`)."""
+        kept: TableReading | None = self.still.known(frame, self._setup())
+        if kept is not None:
+            return kept
+        reading = self._read(frame)
+        if reading.calibrated:
+            self.still.read(reading, _content(reading), self._setup())
+        else:
+            self.still.forget()  # keep looking for the markers
+        return reading
+
+    def _setup(self) -> tuple[object, ...]:
+        """What a reading is made with: a new one reads even an unmoved table afresh."""
+        return (self.classifier, self.segmenter, self._view, self._reference)
+
+    def _read(self, frame: np.ndarray) -> TableReading:
         self._maybe_recalibrate(frame)
         if self._view is None:
             return uncalibrated()
@@ -361,6 +379,11 @@ class TableScanner:
         assert self._view is not None
         quad_px = self._view.calibration.to_pixels(quad_mm)
         return warp_card(frame, quad_px, self.classifier.input_size)
+
+
+def _content(reading: TableReading) -> tuple[tuple[str, str | None, int, str], ...]:
+    """What a reading says, without its confidences."""
+    return tuple((r.state.value, r.top, r.depth, r.reason) for r in reading.locations.values())
 
 
 def _named(idents: list[Identification | None]) -> list[bool]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import engine.rules  # noqa: F401  (registers every rule module's steps)
@@ -54,8 +55,10 @@ def functions() -> list[tuple[str, ast.FunctionDef | None, ast.AST]]:
     return found
 
 
+@cache
 def uses() -> list[Use]:
-    """Every step-name argument, following helpers' parameters to a fixed point."""
+    """Every step-name argument, following helpers' parameters to a fixed point (found
+    once: both tests read them all)."""
     takes = dict(SEEDS)
     defs = {fn.name: fn for _, fn, _ in functions() if fn is not None}
     while True:

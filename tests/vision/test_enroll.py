@@ -11,7 +11,7 @@ import pytest
 from engine.cards import ALL_IDS
 from vision.classifier import CardClassifier, labels_path
 from vision.crop import card_image
-from vision.enroll import collect_images, enroll
+from vision.enroll import ENROL_SCENES, collect_images, enroll, threshold_scenes
 from vision.head import save
 from vision.synth import cards
 from vision.synth.crops import capture
@@ -52,6 +52,11 @@ def test_cards_outside_the_enrolled_set_are_unknown(modern: CardClassifier) -> N
         + [capture(cards.draw_foreign(rng), rng)]
     )
     assert sum(g.card is not None for g in got) <= 1
+
+
+def test_a_few_cards_set_their_bars_on_fewer_scenes() -> None:
+    assert threshold_scenes(3) < threshold_scenes(len(CARDS)) < ENROL_SCENES
+    assert threshold_scenes(len(ALL_IDS)) == ENROL_SCENES  # the whole deck as before
 
 
 def test_collect_images_reads_files_and_folders(tmp_path: Path) -> None:
