@@ -95,6 +95,9 @@ class Search:
 
         A choice the search could try blindly (a few options) blocks nothing: only one
         it could not try, or a card it cannot name, makes the table's answer necessary.
+        On the way: a location may lie emptied of its old top with the new one still to
+        come (see halfway), as when the camera never settled on the emptied location
+        and saw the two changes as one: the table's answer may fall just there.
         """
         if node.seen == len(self.evidence):
             return False
@@ -104,7 +107,7 @@ class Search:
             return False
         seen = [e for e in self.evidence[:node.seen] if not isinstance(e, Button)]
         return halfway(view_of(node.state), seen[-1] if seen else self.first, target,
-                        self.slack)
+                        self.slack, uncovering=True)
 
     def best_stops(self) -> list[tuple[Event, ...]]:
         """The stops that explain the most evidence, shortest first among equals."""

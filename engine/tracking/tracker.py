@@ -378,22 +378,39 @@ class Tracker:
         explain as well, however much longer (the shortest explanation is not evidence
         enough: a "may" declined looks like one used where all it did was unseen), or
         where the search could not try every answer; None when there is no such choice.
-        Such a choice is left to the table."""
+        Such a choice is left to the table. So is a block nobody was offered (see
+        _unoffered_block) where blocking would explain the evidence as well."""
         evidence = tuple(self.evidence)
         last = next((e for e in reversed(evidence) if not isinstance(e, Button)), view_of(start))
         node = Node(start, (), 0, turns_taken(start)).consume(evidence, self._slack)
         for i, event in enumerate(seq):
             pending = node.state.pending
             if pending is not None and is_blind(pending) and node.seen < len(evidence):
-                rest = evidence[node.seen:]
                 target, button = node.next_evidence(evidence)
                 others = [o for o in candidates(node.state, target or last, button) if o != event]
-                if len(others) < len(pending.options) - 1 or any(
-                        self._explains(node.state, other, rest) for other in others):
+                if len(others) < len(pending.options) - 1 or self._fits_too(node, others):
                     return i  # an answer the search never tried, or one that fits too
+            elif pending is not None and self._unoffered_block(pending, seq[:i]) and (
+                    node.seen < len(evidence)
+                    and self._fits_too(node, [o for o in pending.options if o != event])):
+                return i  # a block nobody was offered, and taking it fits too
             node = Node(apply(node.state, event), (*node.seq, event), node.seen,
                          node.turns).consume(evidence, self._slack)
         return None
+
+    def _fits_too(self, node: Node, others: Sequence[Event]) -> bool:
+        """Would one of ``others``, played at ``node``, explain the rest of the evidence?"""
+        rest = tuple(self.evidence[node.seen:])
+        return any(self._explains(node.state, other, rest) for other in others)
+
+    def _unoffered_block(self, pending: Decision, before: tuple[Event, ...]) -> bool:
+        """Is ``pending``, reached by playing ``before`` from the anchor, a block the table
+        was never offered? The search answers a block with no: once the phone has
+        offered it, play going on says nobody took it. But a block that arises past
+        where the game stands came and went between two changes the camera saw as one
+        (the view of the first never settled): nobody has had the chance to take it."""
+        offered = before == tuple(self.played[:len(before)])
+        return pending.kind is Kind.BLOCK and not offered
 
     def _explains(self, state: GameState, event: Event,
                   evidence: tuple[TableView | Button, ...]) -> bool:

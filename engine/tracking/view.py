@@ -256,10 +256,23 @@ def without_halfway_views(
                  if isinstance(e, Button) or e is last or not halfway(e, first, last, slack))
 
 
-def halfway(view: TableView, first: TableView, last: TableView, slack: int = 0) -> bool:
+def halfway(view: TableView, first: TableView, last: TableView, slack: int = 0,
+            uncovering: bool = False) -> bool:
+    """Does ``view`` lie on the way from ``first`` to ``last``?
+
+    ``uncovering``: a location whose top changed may also lie one card lower than at
+    either end, its old top taken and the new one not yet put down (whatever lay under
+    the old top, or nothing, showing): the way between two views the camera saw as one
+    change, having never settled on the location in between (emptied, say). Without
+    it, the only position left to wait at may be a wrong one that explains less (the
+    new card put on the old: a Scout, not a deploy and a gain), and it leaves a card
+    under the new top that is not there, to surface turns later.
+    """
     for now, a, b in zip(view, first, last, strict=True):
         if isinstance(now, Unread) or isinstance(a, Unread) or isinstance(b, Unread):
             continue  # unread at either end: anything may lie there on the way
+        if uncovering and _uncovered(now, a, b):
+            continue
         off = slack if now.top is not None else 0
         if not min(a.depth, b.depth) - off <= now.depth <= max(a.depth, b.depth) + off:
             return False
@@ -267,3 +280,10 @@ def halfway(view: TableView, first: TableView, last: TableView, slack: int = 0) 
                 now.face_down and not (a.face_down or b.face_down)):
             return False
     return True
+
+
+def _uncovered(now: Seen, a: Seen, b: Seen) -> bool:
+    """Is ``now`` one card lower than both ``a`` and ``b``, whose tops differ: a's top
+    taken and b's not yet put down?"""
+    turned = (a.top, a.face_down) != (b.top, b.face_down)
+    return turned and now.depth == min(a.depth, b.depth) - 1

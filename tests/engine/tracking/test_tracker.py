@@ -10,6 +10,7 @@ from engine.abilities.primitives import Moved
 from engine.board import House, Location
 from engine.decisions import Kind
 from engine.events import (
+    Block,
     Choose,
     DrawFromDeck,
     GainFrom,
@@ -29,6 +30,7 @@ from engine.tracking import (
     Follow,
     Seen,
     TableView,
+    Then,
     Tracker,
     Unread,
     Verdict,
@@ -160,6 +162,23 @@ def test_a_silent_block_window_is_passed_when_the_table_moves_on() -> None:
     state = follow.game.state
     assert state.sovereign == 1  # she did not block: the table moved on
     assert state.players[1].influence == 1  # Diana's house ability fired for Bo
+    assert state.top(M).card == "fitchner" and state.pending.kind is Kind.GAIN
+
+
+def test_a_block_window_inside_a_change_never_seen_is_offered_not_passed() -> None:
+    """Bo's deploy and his taking Luna (the Sovereign from Ann) never seen on their own:
+    the block window came and went between two views, so the table never had the
+    chance; Ann's next card does not say she let it pass, so the table is asked."""
+    follow = table()
+    mars = [*START[1], "morning-star"]
+    follow.on_view(seen(START[0], mars, START[2], START[3]))
+    follow.on_view(seen(START[0], mars, START[2][:1], START[3]))  # Ann takes Luna
+    verdict = follow.on_view(seen(START[0], [*mars, "fitchner"], [], [*START[3], "the-pax"]))
+    assert verdict.then is Then.WAIT and follow.game.state.pending.kind is Kind.BLOCK
+    assert follow.tracker.waits_for_table(follow.game)
+    follow.on_event(Block("justice"))  # Ann blocks: the Sovereign stays hers
+    state = follow.game.state
+    assert state.sovereign == 0 and "justice" in state.banished
     assert state.top(M).card == "fitchner" and state.pending.kind is Kind.GAIN
 
 

@@ -19,8 +19,17 @@ import pytest
 
 from engine.board import LOCATIONS, Location
 from engine.events import Lead
-from engine.tracking import COVERED_CARD, LOCATION, ORDER, UNEXPECTED, Button, Unread
-from engine.tracking.replay import Report, hiding, perfect_camera, replay_script
+from engine.tracking import (
+    COVERED_CARD,
+    LOCATION,
+    ORDER,
+    UNEXPECTED,
+    Button,
+    Seen,
+    TableView,
+    Unread,
+)
+from engine.tracking.replay import Perceive, Report, hiding, perfect_camera, replay_script
 from engine.tracking.script import Layout, Moment, Script, write_script
 
 MIN_TURNS = 25
@@ -224,6 +233,41 @@ def test_a_count_read_one_too_deep_never_drops_the_view_that_saw_the_card_put_do
     report = replay_script(script, camera)
     assert_as_played(report)
     assert UNEXPECTED not in report.question_kinds
+
+
+def _emptied_unsettled(camera: Perceive = perfect_camera) -> Perceive:
+    """``camera``, handing on no view where a location has just been emptied (a bare
+    playmat it had not settled on before the next card came): that change and the next
+    are seen as one."""
+    before: list[TableView] = []
+
+    def perceive(moment: Moment) -> TableView | None:
+        view = camera(moment)
+        if view is None:
+            return None
+        emptied = bool(before) and any(
+            isinstance(now, Seen) and isinstance(was, Seen) and now.depth == 0 < was.depth
+            for now, was in zip(view, before[-1], strict=True))
+        before.append(view)
+        return None if emptied else view
+
+    return perceive
+
+
+def test_a_location_emptied_unseen_leaves_no_card_under_the_next_one_put_there() -> None:
+    """Solo seed 0, as the camera read it on a playmat (here at every location emptied):
+    Luna emptied by a gain and the card put there next seen as one change. The only
+    position the tracker would wait at (for Au Toma's banished card to be named) read
+    that card as put on the old one, a Scout, not a deploy and a gain: it left a card
+    under Luna's top that was not there, taken later instead of the deck's top, so the
+    die was never rolled and Au Toma's reshuffle, turns on, was not the table's. And a
+    Sovereign block that came and went within a change never seen was taken as
+    declined, never offered. The game ends as played, asked only about covered cards."""
+    script = write_script(seed=0, automa_level=2)
+    report = replay_script(script, _emptied_unsettled())
+    assert _times_emptied(script) > 0
+    assert_as_played(report)
+    assert set(report.question_kinds) <= {COVERED_CARD}
 
 
 # --- a location the camera cannot read ------------------------------------------------------
