@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.xdist_group("layers")  # one worker parses the four packages once
 ROOT = Path(__file__).resolve().parents[1]
 
 # What each package may import from the project (the standard library and third-party

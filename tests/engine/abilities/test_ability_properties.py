@@ -1,4 +1,4 @@
-"""Properties over thousands of simulated games with every ability.
+"""Properties over hundreds of simulated games with every ability.
 
 A plain loop over fixed seeds plays most games (cards conserved, tokens in bounds, every
 decision has options, every game ends); hypothesis, with a fixed number of examples,
@@ -25,7 +25,7 @@ from engine.setup import new_game
 from engine.state import GameState, Phase
 
 MAX_EVENTS = 5_000  # a game this long has stalled
-CHUNK = 240  # games per test; five chunks play 1200 games
+CHUNK = 200  # games per test; three chunks play 600 (tens of thousands of turns)
 
 
 def deal(seed: int) -> Setup:
@@ -61,7 +61,7 @@ def play_out(state: GameState, rng: random.Random, until: Phase) -> GameState:
     raise AssertionError(f"the game stalled: {state.fen()}")
 
 
-@pytest.mark.parametrize("chunk", range(5))
+@pytest.mark.parametrize("chunk", range(3))
 def test_thousands_of_turns_conserve_cards_bound_tokens_and_reach_the_end(chunk: int) -> None:
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
         rng = random.Random(seed)
