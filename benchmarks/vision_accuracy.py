@@ -255,8 +255,9 @@ def games_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
                          f"{empty} (n={c['empty:n']}), wrong card {c['wrong']}, unsettled "
                          f"{c['unsettled']} of {c['n']}")
         lines.append(f"- {name}: " + "; ".join(parts))
-    lines.append(f"- scan with the reference known: median {statistics.median(speed):.1f} ms of "
-                 f"CPU (p90 {np.percentile(speed, 90):.1f} ms), one thread")
+    lines.append(f"- a still game's frames once the reference is known (most answered by the "
+                 f"still-table check): median {statistics.median(speed):.1f} ms of CPU (p90 "
+                 f"{np.percentile(speed, 90):.1f} ms), one thread")
     return lines
 
 
