@@ -29,13 +29,15 @@ from engine.tracking.view import Button, TableView, Unread, top_named, unread_at
 
 
 def candidates(state: GameState, view: TableView, button: Button | None = None,
-               wild: frozenset[Location] = frozenset(), unseen: bool = False) -> list[Event]:
+               wild: frozenset[Location] = frozenset(),
+               unseen: frozenset[Location] = frozenset()) -> list[Event]:
     """The pending options worth trying, with card names the camera can fill in.
 
     ``wild``: unread locations where a move is tried anyway (anything may have changed
     there), to find what else could explain the rest; no move is ever played so.
-    ``unseen``: the camera could not read a location for a while, so a step the rules
-    force may have been made and undone there unseen.
+    ``unseen``: locations the camera could not read for a while, so a step the rules
+    force may have been made and undone there unseen, or a card deployed there whose
+    ability then took the cards under it away.
     """
     pending = state.pending
     if pending is None or pending.is_chance:
@@ -51,7 +53,7 @@ def candidates(state: GameState, view: TableView, button: Button | None = None,
     out: list[Event] = []
     for option in pending.options:
         filled = [] if only_where_unread(option, unread) else list(
-            _fill(option, state, view, button, touched, small, forced))
+            _fill(option, state, view, button, touched, small, forced, unseen))
         if forced and not filled and (unread or unseen):
             # The rules leave no choice (Au Toma's step), made perhaps while the camera
             # could not read there, and undone since: later views check it.
@@ -120,11 +122,11 @@ def changed_at(state: GameState, view: TableView, wild: frozenset[Location] = fr
 
 def _fill(option: Event, state: GameState, view: TableView, button: Button | None,
           touched: Touched, small: bool, forced: bool = False,
-          ) -> Iterable[Event]:
+          unseen: frozenset[Location] = frozenset()) -> Iterable[Event]:
     """Concrete versions of ``option`` consistent with what changed on the table."""
     grew, shrank = touched.grew, touched.shrank
     if isinstance(option, Lead):
-        return _fill_lead(option, state, view, touched)
+        return _fill_lead(option, state, view, touched, unseen)
     if isinstance(option, Place):
         return _fill_place(option, view, touched)
     if isinstance(option, Moved):
@@ -144,20 +146,34 @@ def _fill(option: Event, state: GameState, view: TableView, button: Button | Non
     return [option] if small else []  # Au Toma's confirmations, finale answers…
 
 
-def _fill_lead(option: Lead, state: GameState, view: TableView,
-               touched: Touched) -> list[Event]:
+def _fill_lead(option: Lead, state: GameState, view: TableView, touched: Touched,
+               unseen: frozenset[Location] = frozenset()) -> list[Event]:
     """A deploy shows as a new card on top of a location (that grew, unless its ability
     took a card from there before the camera settled)."""
     if option.location is None:
         return [option] if touched.shrank else []
-    if option.location not in touched.grew | touched.changed:
-        return []
     top = top_named(view[option.location.pos])
+    if option.location not in touched.grew | touched.changed and not _deployed_unseen(
+            option, state, top, unseen):
+        return []
     if option.card is None:
         # A card already on the table was not deployed (it was moved, or one slid in
         # under it: the count grew under a top the camera already knew).
         return [Lead(top, option.location)] if top and not _on_table(state, top) else []
     return [option]
+
+
+def _deployed_unseen(option: Lead, state: GameState, top: str | None,
+                     unseen: frozenset[Location]) -> bool:
+    """Was ``option`` played at a location the camera could not read for a while, its
+    card now on top of a stack that shrank? A card the engine does not hold in that
+    stack was put there, and its ability took cards from under it before the location
+    was read again: only the end of it was seen. Only that card can have been deployed
+    there. (Where the camera saw each step, a card uncovered that the engine could not
+    name is likelier.)"""
+    location = option.location
+    return (location in unseen and top is not None and option.card in (None, top)
+            and all(slot.card != top for slot in state.stack_at(location)))
 
 
 def _fill_place(option: Place, view: TableView, touched: Touched) -> list[Event]:

@@ -29,8 +29,9 @@ from engine.tracking.view import (
     count_off,
     halfway,
     mismatch,
+    replaced_later,
     top_named,
-    unread_in,
+    unsure_in,
     view_of,
 )
 
@@ -43,7 +44,7 @@ class Search:
         self.budget = budget
         self.slack = slack  # see DEPTH_SLACK
         self.wild = wild
-        self.unseen = bool(unread_in(evidence))
+        self.unseen = unsure_in(evidence)  # the camera did not read them a while
         self.evidence = evidence
         self.last = last
         self.first = first
@@ -106,8 +107,14 @@ class Search:
                 expanded or not waits_for_table(node.state, target)):
             return False
         seen = [e for e in self.evidence[:node.seen] if not isinstance(e, Button)]
-        return halfway(view_of(node.state), seen[-1] if seen else self.first, target,
-                        self.slack, uncovering=True)
+        now = view_of(node.state)
+        # Where the next view cannot read a location, what a later view (or the table's
+        # answer) shows there still bounds the way: else any card the engine knows in
+        # a hand could be put down there unseen to wait at the die, whatever card the
+        # table then names there.
+        return halfway(now, seen[-1] if seen else self.first, target, self.slack,
+                       uncovering=True) and not replaced_later(
+            now, target, ahead(target, self.evidence[node.seen:]))
 
     def best_stops(self) -> list[tuple[Event, ...]]:
         """The stops that explain the most evidence, shortest first among equals."""

@@ -212,12 +212,25 @@ def ahead(view: TableView, evidence: Sequence[TableView | Button]) -> TableView:
     return out
 
 
-def unread_in(evidence: Sequence[TableView | Button]) -> frozenset[Location]:
-    """Locations some view of the evidence could not read."""
+def replaced_later(now: TableView, view: TableView, later: TableView) -> bool:
+    """Does ``later`` show, where ``view`` cannot read, another top at the count ``now``
+    has there? Then ``now`` lies on no short way to it: the card it put on top would
+    have to be taken away again unseen and another put there (whereas one put on it
+    since would show as a deeper stack)."""
+    for loc in unread_at(view):
+        here, there = now[loc.pos], later[loc.pos]
+        if isinstance(here, Seen) and isinstance(there, Seen) and here.depth == there.depth \
+                and (here.top, here.face_down) != (there.top, there.face_down):
+            return True
+    return False
+
+
+def unsure_in(evidence: Sequence[TableView | Button]) -> frozenset[Location]:
+    """Locations some view of the evidence did not read (unread, or told instead)."""
     out: frozenset[Location] = frozenset()
     for item in evidence:
         if not isinstance(item, Button):
-            out |= unread_at(item)
+            out |= unsure_at(item)
     return out
 
 
@@ -252,8 +265,12 @@ def without_halfway_views(
     if len(views) < 2:
         return evidence
     first, last = view_of(start), views[-1]
-    return tuple(e for e in evidence
-                 if isinstance(e, Button) or e is last or not halfway(e, first, last, slack))
+    # A view before a press stays: it is how the table lay when the button was pressed
+    # (the die taken, a turn ended), which orders the moves before the press and after.
+    pressed = max((i for i, e in enumerate(evidence) if isinstance(e, Button)), default=-1)
+    return tuple(e for i, e in enumerate(evidence)
+                 if isinstance(e, Button) or e is last or i < pressed
+                 or not halfway(e, first, last, slack))
 
 
 def halfway(view: TableView, first: TableView, last: TableView, slack: int = 0,

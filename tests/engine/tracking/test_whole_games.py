@@ -297,6 +297,41 @@ def test_a_location_unreadable_for_a_while_is_one_question_and_the_game_ends_as_
     assert_as_played(report)
 
 
+def test_views_before_a_press_order_what_a_blind_stretch_hid() -> None:
+    """Seed 16 with Mars unread while a card is taken from it, the next player deploys
+    at Luna and the third takes the deck and deploys after the roll. Once the table says
+    Mars is empty, the views before DIE stay evidence, not dropped as half-way: dropped,
+    a Scout of the card put down after the roll, read as before it, explained all but
+    the roll, shifted every turn by a player and cascaded into dozens of unexpected
+    questions. One question, and the truth."""
+    script = write_script(3, seed=16)
+    report = replay_script(script, hiding(perfect_camera, [(Location.MARS, 39, 5)]))
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
+    assert_as_played(report)
+
+
+def test_no_card_is_put_down_unseen_to_wait_at_the_die_where_the_table_names_another(
+        ) -> None:
+    """Seed 13 with Jupiter unread while Hypnotist is deployed there (its choices are
+    the table's) and the deck taken. The table names Hypnotist on Jupiter; waiting at
+    the die with a card from a hand put there instead is no position on the way to that
+    (the question offered two such cards, neither the one on the table)."""
+    script = write_script(3, seed=13)
+    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 64, 6)]))
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
+    assert_as_played(report)
+
+
+def test_a_card_deployed_unseen_that_moves_the_cards_under_it_away_is_found() -> None:
+    """Seed 18 with The Institute unread while The Telemanuses is deployed there and
+    moves the four cards under it to Jupiter: the stack the table tells about shrank,
+    with a card on top it never held, which was deployed there."""
+    script = write_script(3, seed=18)
+    report = replay_script(script, hiding(perfect_camera, [(Location.INSTITUTE, 90, 7)]))
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
+    assert_as_played(report)
+
+
 def test_an_empty_location_the_camera_cannot_tell_from_the_table_stalls_nothing() -> None:
     """Empty locations read unknown all game long (as on some wood): the game is tracked
     to its end, asked about only where a card left a location unseen."""
