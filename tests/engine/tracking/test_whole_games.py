@@ -103,6 +103,15 @@ def _new_questions(before: Report, after: Report) -> Counter[str]:
     return Counter(after.question_kinds) - Counter(before.question_kinds)
 
 
+def blind_stretch(seed: int, at: Location, moment: int, changes: int, asks: str) -> None:
+    """A 3-player game with ``at`` unread for ``changes`` changes from ``moment``: one
+    question of kind ``asks`` more than a perfect camera asks, and the game as played."""
+    script = write_script(3, seed=seed)
+    report = replay_script(script, hiding(perfect_camera, [(at, moment, changes)]))
+    assert _new_questions(replay_script(script), report) == Counter({asks: 1})
+    assert_as_played(report)
+
+
 def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
     script = write_script(3, seed=1)
     k = next(_deploys(script))
@@ -280,10 +289,7 @@ def test_a_deploy_unseen_then_the_die_pressed_rolls_rather_than_take_a_count_as_
     again. Explaining it all with The Institute's count taken as off, and no roll, named
     a card nobody deployed and cascaded into dozens of unexpected questions; the roll
     the table pressed for is made, and one question settles which card it was."""
-    script = write_script(3, seed=0)
-    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 60, 3)]))
-    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
-    assert_as_played(report)
+    blind_stretch(seed=0, at=Location.JUPITER, moment=60, changes=3, asks=ORDER)
 
 
 
@@ -291,10 +297,7 @@ def test_a_location_unreadable_for_a_while_is_one_question_and_the_game_ends_as_
         ) -> None:
     """Luna unreadable for six changes of the table (a lamp's reflection, say) while the
     game goes on at the other three: one question, and the truth."""
-    script = write_script(3, seed=1)
-    report = replay_script(script, hiding(perfect_camera, [(Location.LUNA, 30, 6)]))
-    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
-    assert_as_played(report)
+    blind_stretch(seed=1, at=Location.LUNA, moment=30, changes=6, asks=LOCATION)
 
 
 def test_views_before_a_press_order_what_a_blind_stretch_hid() -> None:
@@ -304,10 +307,7 @@ def test_views_before_a_press_order_what_a_blind_stretch_hid() -> None:
     a Scout of the card put down after the roll, read as before it, explained all but
     the roll, shifted every turn by a player and cascaded into dozens of unexpected
     questions. One question, and the truth."""
-    script = write_script(3, seed=16)
-    report = replay_script(script, hiding(perfect_camera, [(Location.MARS, 39, 5)]))
-    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
-    assert_as_played(report)
+    blind_stretch(seed=16, at=Location.MARS, moment=39, changes=5, asks=LOCATION)
 
 
 def test_no_card_is_put_down_unseen_to_wait_at_the_die_where_the_table_names_another(
@@ -316,20 +316,14 @@ def test_no_card_is_put_down_unseen_to_wait_at_the_die_where_the_table_names_ano
     the table's) and the deck taken. The table names Hypnotist on Jupiter; waiting at
     the die with a card from a hand put there instead is no position on the way to that
     (the question offered two such cards, neither the one on the table)."""
-    script = write_script(3, seed=13)
-    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 64, 6)]))
-    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
-    assert_as_played(report)
+    blind_stretch(seed=13, at=Location.JUPITER, moment=64, changes=6, asks=LOCATION)
 
 
 def test_a_card_deployed_unseen_that_moves_the_cards_under_it_away_is_found() -> None:
     """Seed 18 with The Institute unread while The Telemanuses is deployed there and
     moves the four cards under it to Jupiter: the stack the table tells about shrank,
     with a card on top it never held, which was deployed there."""
-    script = write_script(3, seed=18)
-    report = replay_script(script, hiding(perfect_camera, [(Location.INSTITUTE, 90, 7)]))
-    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1})
-    assert_as_played(report)
+    blind_stretch(seed=18, at=Location.INSTITUTE, moment=90, changes=7, asks=LOCATION)
 
 
 def test_an_empty_location_the_camera_cannot_tell_from_the_table_stalls_nothing() -> None:
