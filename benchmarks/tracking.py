@@ -76,6 +76,7 @@ from engine.tracking.replay import (
     perfect_camera,
     random_stretches,
     replay_script,
+    strip_camera,
 )
 from engine.tracking.script import Moment, Script, write_script
 
@@ -161,7 +162,8 @@ def perceiver(script: Script, seed: int, args: argparse.Namespace) -> Perceive:
         return recording(through_vision(seed, args.table, args.lamp), path)
     if args.camera:
         return through_vision(seed, args.table, args.lamp)
-    camera = miscounting(args.miscount, seed) if args.miscount else perfect_camera
+    camera = (miscounting(args.miscount, seed) if args.miscount else
+              strip_camera if args.strips else perfect_camera)
     if args.empty_unread:
         camera = empty_unread(camera)
     if args.unreadable:
@@ -391,6 +393,8 @@ def main() -> None:
                         help="chance a stretch of an unreadable location begins at a change")
     parser.add_argument("--empty-unread", action="store_true",
                         help="empty locations read as unreadable all game (perfect camera)")
+    parser.add_argument("--strips", action="store_true",
+                        help="the perfect camera also names every covered card by its strip")
     parser.add_argument("--camera", action="store_true",
                         help="through generated frames, the scanner and the stabiliser")
     parser.add_argument("--table", help="--camera: a table kind of vision.synth.tables")

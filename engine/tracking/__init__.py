@@ -29,6 +29,7 @@ from engine.tracking.question import (
 )
 from engine.tracking.tracker import Tracker
 from engine.tracking.view import (
+    BACK,
     MAX_TOLD_DEPTH,
     UNREAD,
     Button,
@@ -42,7 +43,7 @@ from engine.tracking.view import (
 )
 
 __all__ = [
-    "COVERED_CARD", "LOCATION", "MAX_TOLD_DEPTH", "ORDER", "UNEXPECTED", "UNREAD", "Button",
+    "BACK", "COVERED_CARD", "LOCATION", "MAX_TOLD_DEPTH", "ORDER", "UNEXPECTED", "UNREAD", "Button",
     "Follow", "Question", "Seen", "Shown", "Source", "TableView", "Then", "Tracker",
     "Unread", "Verdict", "location_answer", "location_question", "mismatch", "view_of",
 ]

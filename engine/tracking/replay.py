@@ -76,6 +76,11 @@ def perfect_camera(moment: Moment) -> TableView | None:
     return view_of_layout(moment.layout) if moment.layout is not None else None
 
 
+def strip_camera(moment: Moment) -> TableView | None:
+    """A perfect camera that also names every face-up covered card by its strip."""
+    return view_of_layout(moment.layout, strips=True) if moment.layout is not None else None
+
+
 def replay_script(script: Script, perceive: Perceive = perfect_camera,
                   clock: Clock = _no_clock, watch: Watch | None = None) -> Report:
     """Run a scripted game through tracker and engine; compare with the truth.

@@ -67,7 +67,7 @@ from engine.state import GameState, Phase
 from engine.steps import Step
 from engine.tracking.options import camera_answers
 from engine.tracking.question import Question
-from engine.tracking.view import Button, Seen, TableView
+from engine.tracking.view import BACK, Button, Seen, TableView
 
 Layout = tuple[tuple[tuple[str | None, bool], ...], ...]  # per location: (card, face down)
 MAX_EVENTS = 20_000
@@ -113,15 +113,18 @@ def layout_of(state: GameState) -> Layout:
     )
 
 
-def view_of_layout(layout: Layout) -> TableView:
-    """What a perfect camera sees: each stack's depth and its face-up top card."""
-    seen = [seen_of_stack(stack) for stack in layout]
+def view_of_layout(layout: Layout, strips: bool = False) -> TableView:
+    """What a perfect camera sees: each stack's depth and its face-up top card (and,
+    with ``strips``, every face-up covered card named from its strip)."""
+    seen = [seen_of_stack(stack, strips) for stack in layout]
     return (seen[0], seen[1], seen[2], seen[3])
 
 
-def seen_of_stack(stack: tuple[tuple[str | None, bool], ...]) -> Seen:
+def seen_of_stack(stack: tuple[tuple[str | None, bool], ...], strips: bool = False) -> Seen:
     top = stack[-1] if stack else None
-    return Seen(len(stack), top[0] if top and not top[1] else None, bool(top and top[1]))
+    under = tuple(BACK if down else card for card, down in stack[:-1]) if strips else None
+    return Seen(len(stack), top[0] if top and not top[1] else None, bool(top and top[1]),
+                under=under)
 
 
 # --- writing a script ---------------------------------------------------------------

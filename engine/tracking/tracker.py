@@ -63,6 +63,7 @@ from engine.tracking.view import (
     TableView,
     corrections_for,
     mismatch,
+    strips_agree,
     unread_at,
     unsure_at,
     view_of,
@@ -242,6 +243,7 @@ class Tracker:
         self._explained = None
         start = states[self.anchor]
         readings, nearest, stops = self._readings(start, 0)
+        readings = self._by_strips(start, readings, view)
         self._slack = 0  # the slack the readings (or the stops) were found with
         asked = self._count_decides(states, start, view, readings or stops)
         if asked is None and readings and _covered_pick(readings):
@@ -261,6 +263,7 @@ class Tracker:
             # it all without the die would hide a move the die brings (a card taken
             # from under another top, seen only as one card less).
             found, _, found_stops = self._readings(start, slack)
+            found = self._by_strips(start, found, view)
             if found or not stops:
                 self._slack = slack
             readings, stops = found, stops or found_stops
@@ -287,7 +290,7 @@ class Tracker:
             # wait for the answer or the roll.
             if len(stops) == 1 or _same_outcome(start, stops):
                 return self._stop_at(start, stops[0])
-            return self._ask(start, stops)
+            return self._ask(start, stops, whole=False)
         if mismatch(states[-1], view, DEPTH_SLACK) == 0 and all(
                 isinstance(e, tuple) for e in self.evidence):
             return Verdict()
@@ -303,6 +306,17 @@ class Tracker:
         final, _, _ = self.search(start, (view,), DEPTH_SLACK)
         self.question = self._unexplained(states[-1], start, view, final or nearest)
         return Verdict(question=self.question, text=self.question.prompt)
+
+    @staticmethod
+    def _by_strips(start: GameState, readings: list[tuple[Event, ...]],
+                   view: TableView) -> list[tuple[Event, ...]]:
+        """The readings whose covered cards agree with the strips the camera names in
+        ``view`` (which covered card a player took, say); all of them when none does: a
+        strip misnamed must not hide the truth, only fail to settle the question."""
+        if len(readings) < 2:
+            return readings
+        agree = [seq for seq in readings if strips_agree(played_out(start, seq), view)]
+        return agree or readings
 
     def _count_decides(self, states: Sequence[GameState], start: GameState, view: TableView,
                        found: list[tuple[Event, ...]]) -> Verdict | None:
@@ -431,16 +445,23 @@ class Tracker:
                          node.turns).consume(evidence, self._slack)
         return node.seen
 
-    def _ask(self, start: GameState, readings: list[tuple[Event, ...]]) -> Verdict:
+    def _ask(self, start: GameState, readings: list[tuple[Event, ...]],
+             whole: bool = True) -> Verdict:
         """Play what every reading agrees on; ask about where they part.
 
         When they part at a choice the camera cannot see (no card on the table names
         it), the engine's own decision is the question: it stays open for the phone.
+        ``whole``: each reading explains every view (not one stopping short of the last
+        at a decision), so the strips the last view names can settle it.
         """
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        if whole:
+            readings = self._by_strips(start, readings, views[-1])
+            if len(readings) == 1:
+                return self._verdict_for(start, readings[0])
         shared = _common_prefix(readings)
         verdict = self._verdict_for(start, shared)
         after = played_out(start, shared)
-        views = [e for e in self.evidence if not isinstance(e, Button)]
         if after.pending is not None and (not is_visible_choice(after.pending) or
                                           waits_for_table(after, views[-1])):
             self._explained = self._seen_by(start, shared)

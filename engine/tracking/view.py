@@ -41,6 +41,14 @@ class Seen:
     # The table said so (an answer to "what is on top of Luna?") while the camera could
     # not read the location: it stands in for the camera until the camera reads it again.
     told: bool = False
+    # The covered cards the camera reads from their strips, oldest first: a card id,
+    # BACK for a card face down, None for a strip it could not name; None when it did
+    # not read them. Only a tie-breaker (which covered card was taken, whether a count
+    # is right): see strips_agree. Never a move by itself.
+    under: tuple[str | None, ...] | None = None
+
+
+BACK = "(back)"  # a covered strip that shows a card's back (no card id has brackets)
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,33 @@ def mismatch(state: GameState, view: TableView, slack: int = 0) -> int:
 # the view with a count off, and only someone's choice would fit it exactly, the
 # table is asked rather than the count believed (see Tracker._miscount_would_do).
 DEPTH_SLACK = 2
+
+
+def strips_agree(state: GameState, view: TableView) -> bool:
+    """Do the engine's covered cards agree with every strip the camera reads?
+
+    Where the engine holds another count, only a stack whose every strip was read
+    disagrees (each strip found and read shows the count was right); one with a strip
+    it could not name says nothing there, since it cannot be matched card for card.
+    """
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        if isinstance(seen, Seen) and seen.under is not None and \
+                not _strips_fit(state.stack_at(loc)[:-1], seen.under):
+            return False
+    return True
+
+
+def _strips_fit(covered: Sequence[Slot], under: tuple[str | None, ...]) -> bool:
+    if len(covered) != len(under):
+        return None in under
+    for slot, named in zip(covered, under, strict=True):
+        if named is None:
+            continue
+        if (named == BACK) != slot.face_down:
+            return False
+        if named != BACK and slot.card is not None and slot.card != named:
+            return False
+    return True
 
 
 def count_off(state: GameState, view: TableView) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -24,6 +25,7 @@ from engine.game import Game
 from engine.setup import tracked_game
 from engine.state import Slot
 from engine.tracking import (
+    BACK,
     COVERED_CARD,
     LOCATION,
     Button,
@@ -38,6 +40,7 @@ from engine.tracking import (
     mismatch,
     view_of,
 )
+from engine.tracking.view import strips_agree
 
 J, M, L, INST = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE
 # Cards whose deploy abilities do nothing where these tests put them.
@@ -256,6 +259,70 @@ def test_a_card_uncovered_is_named_from_the_camera() -> None:
     follow.on_view(seen(["?", "sevro"], [*START[1], "morning-star"], START[2], START[3]))
     follow.on_view(seen(["quietus"], [*START[1], "morning-star"], START[2], START[3]))
     assert follow.game.state.top(J) == Slot("quietus")  # uncovered, the camera reads it
+
+
+def with_strips(view: TableView, location: Location,
+                under: tuple[str | None, ...]) -> TableView:
+    """``view`` with the camera reading ``under`` from ``location``'s strips."""
+    out = list(view)
+    seen_there = out[location.pos]
+    assert isinstance(seen_there, Seen)
+    out[location.pos] = replace(seen_there, under=under)
+    return (out[0], out[1], out[2], out[3])
+
+
+def test_the_strips_name_which_covered_card_left_a_stack_and_nobody_is_asked() -> None:
+    follow = table()
+    mars = [*START[1], "stained"]
+    follow.on_view(seen(START[0], mars, START[2], START[3]))
+    left = with_strips(seen(START[0], ["nero", "stained"], START[2], START[3]), M, ("nero",))
+    verdict = follow.on_view(left)
+    assert verdict.question is None
+    assert follow.game.state.banished == ("eo",)
+    assert [s.card for s in follow.game.state.stack_at(M)] == ["nero", "stained"]
+
+
+def test_every_strip_read_says_the_count_is_right_not_one_short() -> None:
+    # The same view without strips asks (next test): read, they show Eo gone.
+    follow = table()
+    follow.on_view(seen(START[0], [*START[1], "stained"], START[2], START[3]))
+    left = with_strips(seen(START[0], ["eo", "stained"], START[2], START[3]), M, ("eo",))
+    verdict = follow.on_view(left)
+    assert verdict.question is None and follow.game.state.banished == ("nero",)
+
+
+def test_a_strip_it_could_not_name_leaves_the_question_to_the_table() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], [*START[1], "stained"], START[2], START[3]))
+    left = with_strips(seen(START[0], ["nero", "stained"], START[2], START[3]), M, (None,))
+    verdict = follow.on_view(left)
+    assert verdict.question is not None and verdict.question.kind == COVERED_CARD
+    assert follow.game.state.banished == ()
+
+
+def test_strips_named_wrong_never_hide_the_truth_from_the_question() -> None:
+    # A strip misread as a card that is nowhere in the stack agrees with no reading:
+    # the table is asked, with the true one among the answers.
+    follow = table()
+    follow.on_view(seen(START[0], [*START[1], "stained"], START[2], START[3]))
+    left = with_strips(seen(START[0], ["nero", "stained"], START[2], START[3]), M, ("lorn",))
+    question = follow.on_view(left).question
+    assert question is not None and question.kind == COVERED_CARD
+    assert any(r.events[-1] == Choose("eo", M, 0) for r in question.readings)
+
+
+def test_strips_agree_card_for_card_and_a_back_only_with_a_face_down_card() -> None:
+    game = table().game
+    game.play(SetLocation(L, ("aja", "darrow", None, "eo"), (False, False, True, False)))
+    state = game.state
+    view = view_of(state)
+    assert strips_agree(state, with_strips(view, L, ("aja", "darrow", BACK)))
+    assert strips_agree(state, with_strips(view, L, ("aja", None, None)))
+    assert strips_agree(state, with_strips(view, L, ("aja", None)))  # count off, unsure
+    assert not strips_agree(state, with_strips(view, L, ("darrow", "aja", BACK)))
+    assert not strips_agree(state, with_strips(view, L, ("aja", "darrow", "eo")))
+    assert not strips_agree(state, with_strips(view, L, ("aja", BACK, BACK)))
+    assert not strips_agree(state, with_strips(view, L, ("aja", "darrow")))  # all read
 
 
 def test_a_stack_one_card_short_under_its_top_asks_rather_than_guesses() -> None:
