@@ -60,6 +60,7 @@ class Column:
     reason: str = ""
     alternatives: tuple[tuple[np.ndarray, int], ...] = ()  # other (outline, depth) to try
     top_mm: float = 0.0  # where the stack's first card starts (y, play-area mm)
+    older_mm: tuple[float, ...] = ()  # the covered cards' top edges (y mm), oldest first
 
 
 def loose_mask(ev: Evidence, view: View) -> np.ndarray:

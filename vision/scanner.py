@@ -141,6 +141,9 @@ class TableScanner:
         self._reference: Reference | None = None
         self._scans = self._seen = 0
         self.still = StillTable()  # a still table is not read again every frame
+        # The columns the last reading was made from (a still table's too): where each
+        # stack's cards lie, for reading the covered ones' strips (vision.strips).
+        self.columns: list[Column] = []
         self._use(calibration)
 
     @property
@@ -237,6 +240,7 @@ class TableScanner:
             idents = self._name_tops(frame, columns)
             self._look_around(frame, columns, idents)
             self._second_look(frame, columns, idents)
+            self.columns = columns
             return TableReading({
                 loc.value: reading(c, ident)
                 for loc, c, ident in zip(Location, columns, idents, strict=True)
@@ -244,6 +248,7 @@ class TableScanner:
         ev = evidence(frame, self._view, self._reference)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         idents = self._identify(frame, ev, columns)
+        self.columns = columns
         self._learn(ev, columns, idents)
         out = {
             loc.value: reading(c, ident)

@@ -79,7 +79,8 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
     quad = card_quad(*_centre_below(xm, top, angle), angle)
     if _covered_share(seg, view, quad) >= HAND_ON_TOP:
         return Column(Found.OCCLUDED, reason=HAND_OVER_TOP)
-    return Column(Found.STACK, len(older) + 1, quad, "", (), older[0] if older else top)
+    return Column(Found.STACK, len(older) + 1, quad, "", (), older[0] if older else top,
+                  tuple(older))
 
 
 HAND_ON_TOP = 0.05  # a hand over this share of the top card hides too much to name it (the

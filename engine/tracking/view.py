@@ -42,8 +42,9 @@ class Seen:
     # not read the location: it stands in for the camera until the camera reads it again.
     told: bool = False
     # The covered cards the camera reads from their strips, oldest first: a card id,
-    # BACK for a card face down, None for a strip it could not name; None when it did
-    # not read them. Only a tie-breaker (which covered card was taken, whether a count
+    # BACK for a card face down, None for a strip it found but could not name; None
+    # when it did not read them (it reads them only where it found every strip, so the
+    # count stands). Only a tie-breaker (which covered card was taken, whether a count
     # is right): see strips_agree. Never a move by itself.
     under: tuple[str | None, ...] | None = None
 
@@ -119,11 +120,12 @@ DEPTH_SLACK = 2
 
 
 def strips_agree(state: GameState, view: TableView) -> bool:
-    """Do the engine's covered cards agree with every strip the camera reads?
+    """Do the engine's covered cards agree with the strips the camera reads?
 
-    Where the engine holds another count, only a stack whose every strip was read
-    disagrees (each strip found and read shows the count was right); one with a strip
-    it could not name says nothing there, since it cannot be matched card for card.
+    The camera reads a stack's strips only where it found every one of them, evenly
+    spaced (none missed between or above): so a stack the engine holds with another
+    count disagrees, and each strip named must be the engine's card there (a strip it
+    could not name agrees with any).
     """
     for loc, seen in zip(LOCATIONS, view, strict=True):
         if isinstance(seen, Seen) and seen.under is not None and \
@@ -134,7 +136,7 @@ def strips_agree(state: GameState, view: TableView) -> bool:
 
 def _strips_fit(covered: Sequence[Slot], under: tuple[str | None, ...]) -> bool:
     if len(covered) != len(under):
-        return None in under
+        return False
     for slot, named in zip(covered, under, strict=True):
         if named is None:
             continue

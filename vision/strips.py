@@ -1,0 +1,172 @@
+"""Covered cards read from their strips: which card each strip of a stack belongs to.
+
+A stack cascades downward and shows of each older card only its top strip (name, caste
+colour, core value). Naming 112 cards from an 8 mm strip with a model would be a
+guess; but the camera never moves during a game, and every card in a stack lay on top
+of it once, seen whole. So :class:`Strips` keeps the top band of each card this camera
+has seen on top (and of the table's card back), cut from the frame itself, and names a
+strip by matching it against those bands: the same camera, light and printing, so any
+card style and any table work alike, and a strip like none of them is left unnamed.
+
+The tracker uses the names only to settle what the views leave open (which covered card
+a player took; whether a count is right): see :func:`engine.tracking.view.strips_agree`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.calibrate import Calibration
+from vision.count import CARD_H_MM
+from vision.locate import CARD_W_MM, Column, Found
+
+PX_PER_MM = 3.0  # a strip's band is read at this scale (frames give 2-4 px per mm)
+BAND_TOP_MM = 0.5  # a band starts this far below a card's top edge
+BAND_MM = (5.0, 11.0)  # and reaches as far as the strip shows, within these (the name
+#                       lies 3-10 mm below the edge; cascades show 8-17 mm of a card)
+INSET_MM = 6.0  # the band leaves this much of each side out (a neighbour's edge, a corner)
+SLIDE_MM = (10.0, 2.5)  # a covered card lies this far off the top card's line: across, down
+TURNS = np.radians([-6.0, -3.0, 0.0, 3.0, 6.0])  # and turned up to ±5° from it
+# A strip is named when its best band matches this well (normalised correlation) and
+# leads every other card's band by LEAD. Chosen on the project's generated games
+# (benchmarks/strips.py).
+MATCH = 0.8
+LEAD = 0.15
+FIRST_EDGE_MM = 30.0  # a stack starts ~20 mm below the play area's top: a first strip
+#                       lower than this may have one above it the count missed
+GAP_SPREAD = 1.6  # strips this many times the narrowest apart may hide one between
+
+
+class Strips:
+    """The top bands of the cards seen on top, and covered strips named by them."""
+
+    def __init__(self) -> None:
+        self.bands: dict[str, np.ndarray] = {}
+        # Each place's strips as last read (region, name): a strip that still looks the
+        # same keeps its name, so a change costs a full match only for new strips.
+        self._last: dict[object, list[tuple[np.ndarray, str | None]]] = {}
+
+    def learn(self, frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,
+              name: str) -> None:
+        """Keep the top band of the card ``name`` (an id, or BACK) outlined by ``quad_mm``:
+        the latest look replaces an older one (the light drifts)."""
+        self.bands[name] = _cut(frame, calibration, quad_mm, INSET_MM,
+                                (BAND_TOP_MM, BAND_TOP_MM + BAND_MM[1]))
+
+    def read(self, frame: np.ndarray, calibration: Calibration, column: Column,
+             top: str | None, place: object = None) -> tuple[str | None, ...] | None:
+        """The covered cards of ``column``'s stack, oldest first (None for a strip like no
+        known band); None when the strips cannot be read card for card (a count the
+        edges do not bear out, or a single card: no strip to show the count right)."""
+        edges = column.older_mm
+        if (column.state is not Found.STACK or column.quad_mm is None or not edges
+                or len(edges) != column.depth - 1 or not _evenly_spaced(column)):
+            return None
+        own_top = float(column.quad_mm[:2, 1].mean())
+        names: list[str | None] = []
+        last, kept = self._last.get(place, []), []
+        for y, below in zip(edges, [*edges[1:], own_top], strict=True):
+            shown = float(np.clip(below - y - 1.5, *BAND_MM))  # what the next card leaves
+            quad = column.quad_mm + np.float32((0.0, y - own_top))
+            regions = [_cut(frame, calibration, _turned(quad, a), INSET_MM - SLIDE_MM[0],
+                            (BAND_TOP_MM - SLIDE_MM[1], BAND_TOP_MM + shown + SLIDE_MM[1]))
+                       for a in TURNS]
+            name = _same_as(regions[len(TURNS) // 2], last)
+            if name is None:
+                name = self._name(regions, round(shown * PX_PER_MM), exclude=top)
+            kept.append((regions[len(TURNS) // 2], name))
+            names.append(name)
+        self._last[place] = kept
+        return tuple(names)
+
+    def _name(self, regions: list[np.ndarray], rows: int, exclude: str | None) -> str | None:
+        scores = self.scores(regions, rows, exclude)
+        if not scores or scores[0][0] < MATCH:
+            return None
+        if len(scores) > 1 and scores[0][0] - scores[1][0] < LEAD:
+            return None
+        return scores[0][1]
+
+
+    def scores(self, regions: list[np.ndarray], rows: int,
+               exclude: str | None) -> list[tuple[float, str]]:
+        """How well the known bands (their first ``rows``) match a strip, best first: the
+        few most alike at a quarter of the pixels in grey, then those in full."""
+        small = [_coarse(region) for region in regions]
+        rough = sorted(((max(_match(region, _coarse(band[:rows])) for region in small), name)
+                        for name, band in self.bands.items() if name != exclude), reverse=True)
+        return sorted(((max(_match(region, self.bands[name][:rows]) for region in regions), name)
+                       for _score, name in rough[:SHORTLIST]), reverse=True)
+
+
+SHORTLIST = 6  # bands matched in full, of the most alike in the coarse look
+
+
+def _coarse(image: np.ndarray) -> np.ndarray:
+    """A quarter of the pixels, in grey: a first look that costs a twelfth."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    out: np.ndarray = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
+                                 interpolation=cv2.INTER_AREA)
+    return out
+
+
+SAME = 0.92  # a strip matching the region a strip was named in this well is that card
+
+
+def _same_as(region: np.ndarray, last: list[tuple[np.ndarray, str | None]]) -> str | None:
+    """The name of the strip last read here that ``region`` still shows (None: none)."""
+    sy, sx = (round(v * PX_PER_MM) for v in SLIDE_MM[::-1])
+    for old, name in last:
+        inner = old[sy:-sy, sx:-sx]
+        if name is not None and _match(region, inner) >= SAME:
+            return name
+    return None
+
+
+def _evenly_spaced(column: Column) -> bool:
+    """Do the strips' edges look like every card's (none missed between or above)?"""
+    assert column.quad_mm is not None
+    ys = [*column.older_mm, float(column.quad_mm[:2, 1].mean())]
+    gaps = np.diff(ys)
+    return ys[0] <= FIRST_EDGE_MM and bool(gaps.min() > 0) and \
+        float(gaps.max()) <= GAP_SPREAD * float(gaps.min())
+
+
+def _turned(quad_mm: np.ndarray, angle: float) -> np.ndarray:
+    """``quad_mm`` turned ``angle`` radians about the middle of its top edge."""
+    pivot = quad_mm[:2].mean(axis=0)
+    c, s = np.cos(angle), np.sin(angle)
+    out: np.ndarray = ((quad_mm - pivot) @ np.float32([[c, s], [-s, c]]) + pivot)
+    return out.astype(np.float32)
+
+
+def _cut(frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray, inset: float,
+         band: tuple[float, float]) -> np.ndarray:
+    """The part of the card outlined by ``quad_mm`` from ``inset`` mm in from each side
+    and ``band`` mm below its top edge, straightened at :data:`PX_PER_MM`."""
+    corners = _on_card(quad_mm, [(inset, band[0]), (CARD_W_MM - inset, band[0]),
+                                 (CARD_W_MM - inset, band[1]), (inset, band[1])])
+    w = round((CARD_W_MM - 2 * inset) * PX_PER_MM)
+    h = round((band[1] - band[0]) * PX_PER_MM)
+    src = calibration.to_pixels(corners).astype(np.float32)
+    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    out: np.ndarray = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h),
+                                          flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def _on_card(quad_mm: np.ndarray, points: Sequence[tuple[float, float]]) -> np.ndarray:
+    """Points given across and down a card (mm from its top-left corner) → play-area mm."""
+    tl, tr, _br, bl = np.asarray(quad_mm, np.float64)
+    across, down = (tr - tl) / CARD_W_MM, (bl - tl) / CARD_H_MM
+    return np.array([tl + u * across + v * down for u, v in points], np.float32)
+
+
+def _match(region: np.ndarray, band: np.ndarray) -> float:
+    """The best normalised correlation of ``band`` anywhere within ``region``."""
+    if band.shape[0] > region.shape[0] or band.shape[1] > region.shape[1]:
+        return -1.0
+    return float(cv2.matchTemplate(region, band, cv2.TM_CCOEFF_NORMED).max())
