@@ -52,7 +52,8 @@ class Strips:
     def learn(self, frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,
               name: str) -> None:
         """Keep the top band of the card ``name`` (an id, or BACK) outlined by ``quad_mm``:
-        the latest look replaces an older one (the light drifts)."""
+        the latest look replaces an older one (the light drifts). Every card seen on top
+        anywhere is a candidate everywhere: abilities move cards between stacks."""
         self.bands[name] = _cut(frame, calibration, quad_mm, INSET_MM,
                                 (BAND_TOP_MM, BAND_TOP_MM + BAND_MM[1]))
 
@@ -70,20 +71,20 @@ class Strips:
         last, kept = self._last.get(place, []), []
         for y, below in zip(edges, [*edges[1:], own_top], strict=True):
             shown = float(np.clip(below - y - 1.5, *BAND_MM))  # what the next card leaves
-            quad = column.quad_mm + np.float32((0.0, y - own_top))
+            quad = column.quad_mm + np.array((0.0, y - own_top), np.float32)
             regions = [_cut(frame, calibration, _turned(quad, a), INSET_MM - SLIDE_MM[0],
                             (BAND_TOP_MM - SLIDE_MM[1], BAND_TOP_MM + shown + SLIDE_MM[1]))
                        for a in TURNS]
             name = _same_as(regions[len(TURNS) // 2], last)
             if name is None:
-                name = self._name(regions, round(shown * PX_PER_MM), exclude=top)
+                name = self._name(regions, round(shown * PX_PER_MM), self.bands.keys() - {top})
             kept.append((regions[len(TURNS) // 2], name))
             names.append(name)
         self._last[place] = kept
         return tuple(names)
 
-    def _name(self, regions: list[np.ndarray], rows: int, exclude: str | None) -> str | None:
-        scores = self.scores(regions, rows, exclude)
+    def _name(self, regions: list[np.ndarray], rows: int, names: set[str]) -> str | None:
+        scores = self.scores(regions, rows, names)
         if not scores or scores[0][0] < MATCH:
             return None
         if len(scores) > 1 and scores[0][0] - scores[1][0] < LEAD:
@@ -92,12 +93,12 @@ class Strips:
 
 
     def scores(self, regions: list[np.ndarray], rows: int,
-               exclude: str | None) -> list[tuple[float, str]]:
-        """How well the known bands (their first ``rows``) match a strip, best first: the
-        few most alike at a quarter of the pixels in grey, then those in full."""
+               names: set[str]) -> list[tuple[float, str]]:
+        """How well the bands of ``names`` (their first ``rows``) match a strip, best
+        first: the few most alike at a quarter of the pixels in grey, then in full."""
         small = [_coarse(region) for region in regions]
-        rough = sorted(((max(_match(region, _coarse(band[:rows])) for region in small), name)
-                        for name, band in self.bands.items() if name != exclude), reverse=True)
+        rough = sorted(((max(_match(region, _coarse(self.bands[name][:rows]))
+                             for region in small), name) for name in names), reverse=True)
         return sorted(((max(_match(region, self.bands[name][:rows]) for region in regions), name)
                        for _score, name in rough[:SHORTLIST]), reverse=True)
 
@@ -139,7 +140,7 @@ def _turned(quad_mm: np.ndarray, angle: float) -> np.ndarray:
     """``quad_mm`` turned ``angle`` radians about the middle of its top edge."""
     pivot = quad_mm[:2].mean(axis=0)
     c, s = np.cos(angle), np.sin(angle)
-    out: np.ndarray = ((quad_mm - pivot) @ np.float32([[c, s], [-s, c]]) + pivot)
+    out: np.ndarray = ((quad_mm - pivot) @ np.array([[c, s], [-s, c]], np.float32) + pivot)
     return out.astype(np.float32)
 
 
@@ -152,7 +153,7 @@ def _cut(frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray, inset
     w = round((CARD_W_MM - 2 * inset) * PX_PER_MM)
     h = round((band[1] - band[0]) * PX_PER_MM)
     src = calibration.to_pixels(corners).astype(np.float32)
-    dst = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     out: np.ndarray = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h),
                                           flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return out
