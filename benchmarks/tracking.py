@@ -204,7 +204,8 @@ def recording(camera: Perceive, path: Path) -> Perceive:
 def _seen_json(seen) -> dict[str, object]:  # type: ignore[no-untyped-def]
     if isinstance(seen, Unread):
         return {"unread": True, "overdue": seen.overdue}
-    return {"depth": seen.depth, "top": seen.top, "face_down": seen.face_down}
+    return {"depth": seen.depth, "top": seen.top, "face_down": seen.face_down,
+            "under": None if seen.under is None else list(seen.under)}
 
 
 def recorded(path: Path) -> Perceive:
@@ -218,7 +219,9 @@ def recorded(path: Path) -> Perceive:
         if view is None:
             return None
         seen = [Unread(s["overdue"]) if s.get("unread") else
-                Seen(s["depth"], s["top"], s["face_down"]) for s in view]
+                Seen(s["depth"], s["top"], s["face_down"],
+                     under=None if s.get("under") is None else tuple(s["under"]))
+                for s in view]
         return counting_unread(lambda _: tuple(seen))(moment)  # type: ignore[arg-type,return-value]
 
     return perceive
@@ -263,9 +266,28 @@ def counting_unread(camera: Perceive) -> Perceive:
         if view is not None:
             VIEWS["views"] += 1
             VIEWS["unread"] += any(isinstance(s, Unread) for s in view)
+            if moment.layout is not None:
+                count_strips(view, moment.layout)
         return view
 
     return perceive
+
+
+def count_strips(view, layout) -> None:  # type: ignore[no-untyped-def]
+    """Tally each covered card the view reads from its strip against the table (into
+    VIEWS): named right, named wrong, left unnamed; and stacks read at a wrong count."""
+    from engine.tracking import BACK, Seen
+
+    for seen, stack in zip(view, layout, strict=True):
+        if not isinstance(seen, Seen) or seen.under is None:
+            continue
+        truth = [BACK if down else card for card, down in stack[:-1]]
+        if len(truth) != len(seen.under):
+            VIEWS["strips at a wrong count"] += 1
+            continue
+        for named, card in zip(seen.under, truth, strict=True):
+            VIEWS["strips unnamed" if named is None else
+                  "strips named right" if named == card else "strips named WRONG"] += 1
 
 
 def summary(kind: str, reports: list[Report]) -> str:
@@ -308,24 +330,48 @@ def vision_dev_games(folder: Path) -> None:
     count off, with a wrong top, or (now only) unread, split into those that held cards
     (a location question would be asked) and empty ones (left alone until they matter).
     """
-    from device.perception import view_from_stable
+    from device.perception import Perception
     from vision.scanner import TableScanner
     from vision.stabilize import Stabilizer
 
     for game in sorted(folder.glob("table-*")):
         truth = json.loads((game / "truth.json").read_text())
-        scanner, stabilizer = TableScanner(), Stabilizer()  # each game its own camera
+        # each game its own camera
+        perception = Perception(TableScanner(), Stabilizer())
         tally: Counter[str] = Counter()
         t = 0.0
         for record in truth:
-            reading = scanner.scan(_image(game / record["frame"]))
+            frame = _image(game / record["frame"])
+            reading = perception.scanner.scan(frame)
             for _ in range(int(STILL_S * FPS)):
-                stabilizer.update(reading, t)
+                perception.take(frame, reading, t)
                 t += 1 / FPS
             tally["frames"] += 1
-            _score(_legacy_view(stabilizer.state), record["locations"], tally, "before")
-            _score(view_from_stable(stabilizer.state), record["locations"], tally, "now")
+            _score(_legacy_view(perception.stabilizer.state), record["locations"], tally,
+                   "before")
+            _score(perception.view, record["locations"], tally, "now")
+            _score_strips(perception.view, record["locations"], tally)
         _print_game(game.name, tally)
+
+
+def _score_strips(view, truth: dict, tally: Counter[str]) -> None:  # type: ignore[no-untyped-def]
+    """Each covered card the view reads from its strip, against the truth's stack."""
+    from engine.board import LOCATIONS
+    from engine.tracking import BACK, Seen
+
+    if view is None:
+        return
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        stack = truth[loc.value]["stack"]
+        if not isinstance(seen, Seen) or seen.under is None:
+            continue
+        if len(stack) != len(seen.under) + 1:
+            tally["strips: read at a wrong count"] += 1
+            continue
+        for named, card in zip(seen.under, stack, strict=False):
+            right = named == (BACK if card is None else card)  # None: a card face down
+            tally["strips: unnamed" if named is None else
+                  "strips: named right" if right else "strips: named WRONG"] += 1
 
 
 def _image(path: Path):  # type: ignore[no-untyped-def]
@@ -380,6 +426,10 @@ def _print_game(name: str, tally: Counter[str]) -> None:
         parts = ", ".join(f"{k} {tally[f'{when}: {k}']}" for k in SCORES
                           if when == "now" or not k.startswith("unread"))
         print(f"  {when}: {parts}")
+    strips = {k: n for k, n in tally.items() if k.startswith("strips")}
+    if strips:
+        print("  covered cards read from their strips (per view): " + ", ".join(
+            f"{k.removeprefix('strips: ')} {n}" for k, n in sorted(strips.items())))
 
 
 def main() -> None:
@@ -421,6 +471,12 @@ def main() -> None:
             if VIEWS["views"] and VIEWS["unread"]:
                 print(f"  views with a location unread: {VIEWS['unread'] / VIEWS['views']:.1%}"
                       f" ({VIEWS['unread']} of {VIEWS['views']})")
+            strips = {k: n for k, n in VIEWS.items() if k.startswith("strips")}
+            if strips:
+                read = sum(n for k, n in strips.items() if k != "strips at a wrong count")
+                print("  covered cards read from their strips (per view): " + ", ".join(
+                    f"{k.removeprefix('strips ')} {n} ({n / max(1, read):.1%})"
+                    for k, n in sorted(strips.items())))
     print(f"total {time.perf_counter() - started:.1f} s")
 
 

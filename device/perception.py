@@ -102,8 +102,12 @@ class Perception:
 
     def feed(self, frame: np.ndarray, t: float) -> TableView | None:
         """Scan one frame taken at ``t`` seconds; the new view if the table changed."""
+        return self.take(frame, self.scanner.scan(frame), t)
+
+    def take(self, frame: np.ndarray, reading: Any, t: float) -> TableView | None:
+        """:meth:`feed` with the frame's reading already made (a still frame shown for a
+        while is read once)."""
         self.frames += 1
-        reading = self.scanner.scan(frame)
         self.stabilizer.update(reading, t)
         view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)
         if view is None or view == _without_strips(self.view):

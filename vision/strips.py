@@ -33,7 +33,7 @@ TURNS = np.radians([-6.0, -3.0, 0.0, 3.0, 6.0])  # and turned up to ±5° from i
 # A strip is named when its best band matches this well (normalised correlation) and
 # leads every other card's band by LEAD. Chosen on the project's generated games
 # (benchmarks/strips.py).
-MATCH = 0.8
+MATCH = 0.72
 LEAD = 0.15
 FIRST_EDGE_MM = 30.0  # a stack starts ~20 mm below the play area's top: a first strip
 #                       lower than this may have one above it the count missed
@@ -154,8 +154,19 @@ def _cut(frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray, inset
     h = round((band[1] - band[0]) * PX_PER_MM)
     src = calibration.to_pixels(corners).astype(np.float32)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    out: np.ndarray = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h),
-                                          flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    cut = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h),
+                              flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return _detail(cut)
+
+
+DETAIL_MM = 1.5  # what changes within this distance: the name's strokes, not the colour
+
+
+def _detail(image: np.ndarray) -> np.ndarray:
+    """The image less its blur: strips of one caste share their colour and layout, and
+    only the name's letters and the value's digits tell them apart."""
+    flat = image.astype(np.float32)
+    out: np.ndarray = flat - cv2.GaussianBlur(flat, (0, 0), DETAIL_MM * PX_PER_MM)
     return out
 
 
