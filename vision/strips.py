@@ -97,10 +97,16 @@ class Strips:
         """How well the bands of ``names`` (their first ``rows``) match a strip, best
         first: the few most alike at a quarter of the pixels in grey, then in full."""
         small = [_coarse(region) for region in regions]
-        rough = sorted(((max(_match(region, _coarse(self.bands[name][:rows]))
-                             for region in small), name) for name in names), reverse=True)
-        return sorted(((max(_match(region, self.bands[name][:rows]) for region in regions), name)
-                       for _score, name in rough[:SHORTLIST]), reverse=True)
+        rough = []
+        for name in names:
+            band = _coarse(self.bands[name][:rows])
+            fits = [_match(region, band) for region in small]
+            turn = int(np.argmax(fits))
+            rough.append((fits[turn], name, regions[max(0, turn - 1):turn + 2]))
+        rough.sort(key=lambda r: r[0], reverse=True)
+        # In full only at the turn the first look liked best and the turns beside it.
+        return sorted(((max(_match(region, self.bands[name][:rows]) for region in near), name)
+                       for _score, name, near in rough[:SHORTLIST]), reverse=True)
 
 
 SHORTLIST = 6  # bands matched in full, of the most alike in the coarse look

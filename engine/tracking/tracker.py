@@ -7,9 +7,11 @@ would leave the table looking like that: it searches the pending decisions' opti
 (shortest explanations first), filling in the card names only the camera can give.
 
 * exactly one shortest explanation → its events are played (and shown, and undoable);
-* several → a :class:`Question` for the phone with each reading as an option (which
-  covered card left a stack; which order two moves seen at once came in); where they
-  part at a choice no camera can see, the engine's own decision waits for the table;
+* several → the ones whose covered cards agree with the strips the camera names
+  (:func:`~engine.tracking.view.strips_agree`); if still several, a :class:`Question`
+  for the phone with each reading as an option (which covered card left a stack;
+  which order two moves seen at once came in); where they part at a choice no camera
+  can see, the engine's own decision waits for the table;
 * the way on passes something only the table can say (a card to name) or the die →
   the events up to it are played and the tracker waits (:attr:`Then.WAIT`; after
   a roll, :attr:`Then.AGAIN`: explain the latest view again);

@@ -2,7 +2,8 @@
 
 A :data:`TableView` holds, for each of the four locations left to right, what the camera
 reads there: a :class:`Seen` stack (its depth, its identified top card, face down or
-not) or :class:`Unread` (the camera cannot read it now). Vision's stable readings are
+not, and the covered cards it names from their strips) or :class:`Unread` (the camera
+cannot read it now). Vision's stable readings are
 turned into one in ``device/``; the tracker compares it with the engine's stacks
 (:func:`mismatch`). Buttons pressed between views are evidence too (:class:`Button`).
 """

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from device.perception import Perception, ScriptedCamera, camera_perceiver
-from engine.tracking import LOCATION, UNEXPECTED, TableView
+from engine.tracking import COVERED_CARD, LOCATION, UNEXPECTED, TableView
 from engine.tracking.replay import Perceive, Report, perfect_camera, replay_script
 from engine.tracking.script import Moment, Script, write_script
 from vision.scanner import TableScanner
@@ -68,6 +68,19 @@ def test_a_solo_game_through_the_camera_matches_the_truth() -> None:
     assert report.turns >= 20 and report.corrections == 0
     assert report.tracked_trigger == report.truth_trigger
     assert report.tracked_scores == report.truth_scores and report.truth_scores
+
+
+def test_the_strips_through_the_camera_tell_which_covered_card_was_taken() -> None:
+    """The game's first 26 moments filmed: a camera that reads no strip asks three times
+    in them which covered card a player took (moments 3, 16 and 23). Reading the strips,
+    the camera settles two of them (at 16 the cards left are the setup's, never seen on
+    top, so their strips have no band to match)."""
+    script = write_script(3, seed=SEED)
+    report = replay_script(script, _filmed_between(0, 26, seed=SEED))
+    assert replay_script(script).question_kinds[COVERED_CARD] == 7
+    assert report.question_kinds.get(COVERED_CARD, 0) == 7 - 2  # measured: moments 3, 23
+    assert report.matches, report.problems
+    assert report.corrections == 0
 
 
 def test_a_card_put_down_on_the_wrong_stack_is_one_question_through_the_camera() -> None:
