@@ -194,7 +194,8 @@ def timed(read):  # type: ignore[no-untyped-def]
     def timed_read(*args, **kwargs):  # type: ignore[no-untyped-def]
         started = time.process_time()
         out = read(*args, **kwargs)
-        STRIP_MS.append((time.process_time() - started) * 1000)
+        if out is not None:  # a stack's strips read (not a single card, not refused)
+            STRIP_MS.append((time.process_time() - started) * 1000)
         return out
 
     return timed_read
