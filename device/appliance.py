@@ -21,7 +21,7 @@ import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -268,8 +268,9 @@ class Appliance:
     def _stabilizer() -> Any:
         return Stabilizer()
 
-    def _changes(self, changes: tuple[Any, ...], reading: Any) -> None:
-        self.service.submit(CameraChanges(changes, reading))
+    def _changes(self, changes: tuple[Any, ...], reading: Any,
+                 strips: Mapping[str, tuple[str | None, ...]]) -> None:
+        self.service.submit(CameraChanges(changes, reading, strips))
 
     def _report(self, kind: str, message: str) -> None:
         self.service.submit(Notice(kind, message, source="camera"))

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from engine.board import LOCATIONS
-from engine.tracking import BACK, Seen, Shown, TableView, Unread
+from engine.tracking import Seen, Shown, TableView, Unread
 from engine.tracking.script import Layout, Moment
 from vision.strips import Strips
 from vision.synth import effects, scene
@@ -72,22 +72,6 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
     return (seen[0], seen[1], seen[2], seen[3])
 
 
-def _without_strips(view: TableView | None) -> TableView | None:
-    if view is None:
-        return None
-    seen = [replace(s, under=None) if isinstance(s, Seen) else s for s in view]
-    return (seen[0], seen[1], seen[2], seen[3])
-
-
-def _as_read(frame_reading: Any, seen: Seen) -> bool:
-    """Does one frame's reading of a location show what the settled view has there?"""
-    if seen.depth == 0 or seen.told:
-        return False
-    state = Shown.FACE_DOWN if seen.face_down else Shown.CARD
-    return bool(frame_reading.state == state and int(frame_reading.depth) == seen.depth
-                and (seen.face_down or frame_reading.top == seen.top))
-
-
 class Perception:
     """Frames in; a new view out whenever the stable table changes."""
 
@@ -112,35 +96,26 @@ class Perception:
         view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)
         if view is None or view == _without_strips(self.view):
             return None
-        self.view = self._with_strips(frame, reading, view)
+        strips = self.strips.table(frame, self.scanner, reading, self.stabilizer.state)
+        self.view = with_strips(view, strips)
         return self.view
 
-    def _with_strips(self, frame: np.ndarray, reading: Any, view: TableView) -> TableView:
-        """``view`` with each stack's covered cards read from their strips, where this
-        frame shows the stack as the view has it; the top cards' bands are learnt first
-        (once per change of the table: the strips cost nothing on a still one)."""
-        calibration = getattr(self.scanner, "calibration", None)
-        columns = getattr(self.scanner, "columns", [])
-        if calibration is None or len(columns) != len(LOCATIONS):
-            return view
-        seen = list(view)
-        for i, (loc, column) in enumerate(zip(LOCATIONS, columns, strict=True)):
-            here = view[i]
-            if not isinstance(here, Seen) or not _as_read(reading[loc.value], here) \
-                    or column.quad_mm is None:
-                continue
-            before = self.view[i] if self.view is not None else None
-            if isinstance(before, Seen) and before.under is not None and \
-                    replace(before, under=None) == here:
-                seen[i] = before  # nothing changed here: the strips neither
-                continue
-            top = BACK if here.face_down else here.top
-            if top is not None:
-                self.strips.learn(frame, calibration, column.quad_mm, top)
-            under = self.strips.read(frame, calibration, column, top, place=loc)
-            if under is not None:
-                seen[i] = replace(here, under=under)
-        return (seen[0], seen[1], seen[2], seen[3])
+
+def with_strips(view: TableView, strips: Mapping[str, tuple[str | None, ...]]) -> TableView:
+    """``view`` with the covered cards the camera read from each stack's strips
+    (:meth:`vision.strips.Strips.table`), where they fit the view's count."""
+    seen = [replace(s, under=strips[loc.value])
+            if isinstance(s, Seen) and not s.told and len(strips.get(loc.value, ())) == s.depth - 1
+            and loc.value in strips else s
+            for loc, s in zip(LOCATIONS, view, strict=True)]
+    return (seen[0], seen[1], seen[2], seen[3])
+
+
+def _without_strips(view: TableView | None) -> TableView | None:
+    if view is None:
+        return None
+    seen = [replace(s, under=None) if isinstance(s, Seen) else s for s in view]
+    return (seen[0], seen[1], seen[2], seen[3])
 
 
 @dataclass

@@ -41,6 +41,7 @@ from engine.game import Game
 from engine.tracking import LOCATION, Seen
 from engine.tracking.replay import horizons
 from engine.tracking.script import Oracle, Script, script_from_json, script_to_json
+from vision.strips import Strips
 
 FORMAT = 1
 
@@ -229,9 +230,10 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
     table = Oracle(folder.script) if oracle and folder.script is not None else None
     outcome = Outcome(svc)
     view = None
+    strips = Strips()  # the game's own camera: the cards it sees on top name the strips
     for item in folder.items:
         if "frame" in item:
-            view = _frame(folder, item, scanner, stabilizer, svc, view, outcome)
+            view = _frame(folder, item, (scanner, stabilizer, strips), svc, view, outcome)
         elif "table" in item:
             if table is not None:
                 table.advance(int(item["table"]))
@@ -244,17 +246,23 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
     return outcome
 
 
-def _frame(folder: GameFolder, item: dict[str, Any], scanner: Any, stabilizer: Any,
+def _frame(folder: GameFolder, item: dict[str, Any], vision: tuple[Any, Any, Strips],
            svc: Service, last: Any, outcome: Outcome) -> Any:
+    """One recorded frame through ``vision`` (scanner, stabiliser, strips) as the device's
+    capture loop takes it (:class:`device.hardware.capture.VisionPipeline`)."""
+    scanner, stabilizer, strips = vision
     frame = cv2.imread(str(folder.path / item["frame"]))
     if frame is None:
         raise RecordingError(f"{folder.path / item['frame']}: not an image")
     outcome.frames += 1
-    changes = stabilizer.update(scanner.scan(frame), float(item["t"]))
+    reading = scanner.scan(frame)
+    changes = stabilizer.update(reading, float(item["t"]))
     view = view_from_stable(stabilizer.state)
     if changes or (view is not None and view != last):
         outcome.views += view is not None and view != last
-        _call(svc, CameraChanges(tuple(changes), stabilizer.state, source="replay"), outcome)
+        under = strips.table(frame, scanner, reading, stabilizer.state)
+        _call(svc, CameraChanges(tuple(changes), stabilizer.state, under, source="replay"),
+              outcome)
         if svc.question is not None:
             outcome.questions += 1
     return view or last

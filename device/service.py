@@ -17,9 +17,9 @@ import queue
 import random
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from device import controls
@@ -47,10 +47,12 @@ STOP = object()
 
 @dataclass(frozen=True)
 class CameraChanges(Command):
-    """Stable changes the camera saw (``vision.stabilize`` changes) and its latest reading."""
+    """Stable changes the camera saw (``vision.stabilize`` changes), its latest reading,
+    and the covered cards it read from each stack's strips, by location name."""
 
     changes: tuple[Any, ...]
     reading: Any = None
+    strips: Mapping[str, tuple[str | None, ...]] = field(default_factory=dict)
     source: str = "camera"
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
+from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable, with_strips
 from device.service import AnswerQuestion, CameraChanges, Press, Service, Update
 from engine.board import LOCATIONS, Location
 from engine.errors import IllegalActionError
@@ -55,6 +55,7 @@ class TableTracking:
         view = view_from_stable(command.reading or {}, self.unread_after, self.ask_after)
         if view is None:
             return None
+        view = with_strips(view, command.strips)
         update = self._run(service, lambda follow: follow.on_view(view), "camera")
         self._learn_unread_backs(service, view)
         return update

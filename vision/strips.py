@@ -14,14 +14,20 @@ a player took; whether a count is right): see :func:`engine.tracking.view.strips
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import cv2
 import numpy as np
 
+from engine.board import Location
+from engine.tracking import BACK
 from vision.calibrate import Calibration
 from vision.count import CARD_H_MM
 from vision.locate import CARD_W_MM, Column, Found
+from vision.scanner import Sight, TableReading, TableScanner
+from vision.stabilize import LocationState
+
+STACKED = (Sight.CARD, Sight.FACE_DOWN)  # settled states with a stack to read
 
 PX_PER_MM = 3.0  # a strip's band is read at this scale (frames give 2-4 px per mm)
 BAND_TOP_MM = 0.5  # a band starts this far below a card's top edge
@@ -40,14 +46,49 @@ FIRST_EDGE_MM = 30.0  # a stack starts ~20 mm below the play area's top: a first
 GAP_SPREAD = 1.6  # strips this many times the narrowest apart may hide one between
 
 
+Under = tuple[str | None, ...]  # a stack's covered cards, oldest first (None: unnamed)
+
+
 class Strips:
     """The top bands of the cards seen on top, and covered strips named by them."""
 
     def __init__(self) -> None:
         self.bands: dict[str, np.ndarray] = {}
+        # Each place's settled stack (state, top, count) and its strips as read then: a
+        # stack unchanged is not read again (the strips cost nothing on a still table).
+        self._read: dict[str, tuple[tuple[object, ...], Under | None]] = {}
         # Each place's strips as last read (region, name): a strip that still looks the
         # same keeps its name, so a change costs a full match only for new strips.
         self._last: dict[object, list[tuple[np.ndarray, str | None]]] = {}
+
+    def table(self, frame: np.ndarray, scanner: TableScanner, reading: TableReading,
+              settled: Mapping[str, LocationState]) -> dict[str, Under]:
+        """The covered cards of each settled stack, by location name, where ``frame``
+        (read as ``reading`` by ``scanner``) shows the stack as settled; each top card's
+        band is learnt first. A stack unchanged since the last call keeps its strips."""
+        # A scanner that keeps no columns (a test's stand-in) reads no strips.
+        calibration = getattr(scanner, "calibration", None)
+        columns: list[Column] = getattr(scanner, "columns", [])
+        if calibration is None or len(columns) != len(Location):
+            return {}
+        out: dict[str, Under] = {}
+        for loc, column in zip(Location, columns, strict=True):
+            state, now = settled.get(loc.value), reading[loc.value]
+            if state is None or state.state not in STACKED or column.quad_mm is None:
+                continue
+            key = (state.state, state.top, state.depth)
+            if self._read.get(loc.value, ((), None))[0] != key:
+                if (now.state, now.depth) != (state.state, state.depth) or now.top != state.top:
+                    continue  # this frame does not show what settled: no band, no strips
+                top = BACK if state.state is Sight.FACE_DOWN else state.top
+                if top is not None:
+                    self.learn(frame, calibration, column.quad_mm, top)
+                self._read[loc.value] = (key, self.read(frame, calibration, column, top,
+                                                        loc.value))
+            under = self._read[loc.value][1]
+            if under is not None:
+                out[loc.value] = under
+        return out
 
     def learn(self, frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,
               name: str) -> None:
@@ -58,7 +99,7 @@ class Strips:
                                 (BAND_TOP_MM, BAND_TOP_MM + BAND_MM[1]))
 
     def read(self, frame: np.ndarray, calibration: Calibration, column: Column,
-             top: str | None, place: object = None) -> tuple[str | None, ...] | None:
+             top: str | None, place: object = None) -> Under | None:
         """The covered cards of ``column``'s stack, oldest first (None for a strip like no
         known band); None when the strips cannot be read card for card (a count the
         edges do not bear out, or a single card: no strip to show the count right)."""

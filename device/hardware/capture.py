@@ -13,7 +13,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -22,6 +22,7 @@ from device.hardware.camera import Camera, CameraError
 from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from engine.board import Location
 from vision.locate import hides_stack_foot
+from vision.strips import Strips, Under
 
 log = logging.getLogger("companion.capture")
 
@@ -182,7 +183,7 @@ class VisionPipeline:
     """
 
     def __init__(self, load_scanner: Callable[[], Any], stabilizer: Any,
-                 submit: Callable[[tuple[Any, ...], Any], None], *,
+                 submit: Callable[[tuple[Any, ...], Any, Mapping[str, Under]], None], *,
                  on_error: Callable[[str], None] | None = None,
                  on_notice: Callable[[str, str], None] | None = None,
                  unread_after: float = UNREAD_AFTER_S, ask_after: float = ASK_AFTER_S) -> None:
@@ -199,6 +200,7 @@ class VisionPipeline:
         self.frame: np.ndarray | None = None
         self.scans = 0
         self._tasks: queue.SimpleQueue[Task] = queue.SimpleQueue()
+        self.strips = Strips()  # the cards seen on top, to name covered strips by
 
     def later(self, task: Task) -> None:
         """Run ``task(scanner, frame)`` on the capture thread before the next scan."""
@@ -223,7 +225,8 @@ class VisionPipeline:
         view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)
         if changes or (view is not None and view != self.view):
             self.view = view or self.view
-            self.submit(tuple(changes), self.stabilizer.state)
+            strips = self.strips.table(frame, scanner, self.reading, self.stabilizer.state)
+            self.submit(tuple(changes), self.stabilizer.state, strips)
 
     def _run_tasks(self, scanner: Any, frame: np.ndarray) -> None:
         while True:

@@ -228,7 +228,7 @@ def test_the_pipeline_reports_a_missing_scanner_once_and_keeps_frames() -> None:
     def load_scanner() -> object:
         raise FileNotFoundError("no model file x.onnx")
 
-    pipeline = VisionPipeline(load_scanner, None, lambda changes, reading: None,
+    pipeline = VisionPipeline(load_scanner, None, lambda changes, reading, strips: None,
                               on_error=errors.append)
     frame = np.zeros((4, 4, 3), np.uint8)
     pipeline(frame, 0.0)
@@ -255,9 +255,32 @@ def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
             return next(scanner)
 
     notices: list[tuple[str, str]] = []
-    pipeline = VisionPipeline(Scanner, Stabilizer(), lambda changes, reading: None,
+    pipeline = VisionPipeline(Scanner, Stabilizer(), lambda changes, reading, strips: None,
                               on_notice=lambda kind, message: notices.append((kind, message)))
     for i in range(len(frames)):
         pipeline(np.zeros((4, 4, 3), np.uint8), i / 10)
     assert notices == [(STACK_PAST_VIEW, past_view_message("luna"))]
     assert "push its cards closer together" in notices[0][1]
+
+
+def test_the_capture_loop_sends_the_strips_it_read_with_each_change() -> None:
+    """Cards put down on Luna one by one, filmed: with each change the loop hands the
+    service the covered cards it named from their strips."""
+    import random
+
+    from vision.scanner import TableScanner
+    from vision.stabilize import Stabilizer
+    from vision.synth.scene import SceneOptions, render
+
+    cards = ["aja", "darrow", "the-jackal", "sevro"]
+    sent: list[dict[str, tuple[str | None, ...]]] = []
+    pipeline = VisionPipeline(lambda: TableScanner(learn=False), Stabilizer(),
+                              lambda changes, reading, strips: sent.append(dict(strips)))
+    options = SceneOptions(capture=False, steady=True, tilt_deg=12.0, glare=0.0)
+    t = 0.0
+    for n in range(1, len(cards) + 1):
+        frame, _truth = render({"luna": cards[:n]}, random.Random(1), options)
+        for _ in range(8):  # 0.8 s of a still table: the stabiliser settles
+            pipeline(frame, t)
+            t += 0.1
+    assert sent[-1] == {"luna": tuple(cards[:-1])}

@@ -139,7 +139,7 @@ def test_the_vision_pipeline_hands_on_depth_changes_too() -> None:
             return []  # a depth change alone is settled silently
 
     sent: list[object] = []
-    pipeline = VisionPipeline(lambda: Scanner(), Stabilizer(), lambda c, r: sent.append(r))
+    pipeline = VisionPipeline(lambda: Scanner(), Stabilizer(), lambda c, r, s: sent.append(r))
     pipeline(reading(*START), 0.0)  # type: ignore[arg-type]
     pipeline(reading(*START), 0.1)  # type: ignore[arg-type]
     deeper = [*START[0][:1], "fitchner", START[0][1]]
@@ -244,8 +244,26 @@ def test_the_vision_pipeline_runs_queued_work_between_two_scans() -> None:
             return []
 
     scanner = Scanner()
-    pipeline = VisionPipeline(lambda: scanner, Stabilizer(), lambda c, r: None)
+    pipeline = VisionPipeline(lambda: scanner, Stabilizer(), lambda c, r, s: None)
     pipeline.later(lambda s, frame: seen_by_task.append((s, frame)))
     pipeline("frame-1", 0.0)  # type: ignore[arg-type]
     pipeline("frame-2", 0.1)  # type: ignore[arg-type]
     assert seen_by_task == [(scanner, "frame-1")]  # once, with the frame at hand
+
+
+def test_the_strips_the_camera_read_settle_which_covered_card_was_taken(
+        service: Service) -> None:
+    # Stained banishes a card from under it at Mars: Eo or Nero. The camera's strips of
+    # Mars show Nero under Stained, so Eo is gone and nobody is asked.
+    see(service, START[0], [*START[1], "stained"], START[2], START[3])
+    left = reading(START[0], ["nero", "stained"], START[2], START[3])
+    update = service.call(CameraChanges(("change",), left, {"mars": ("nero",)}))
+    assert service.question is None and update.kind != "question"
+    assert service.snapshot().state.banished == ("eo",)
+
+
+def test_strips_that_do_not_fit_the_count_are_not_used(service: Service) -> None:
+    see(service, START[0], [*START[1], "stained"], START[2], START[3])
+    left = reading(START[0], ["nero", "stained"], START[2], START[3])
+    service.call(CameraChanges(("change",), left, {"mars": ("eo", "nero")}))  # 3 cards' strips
+    assert service.question is not None
