@@ -457,7 +457,7 @@ class Tracker:
         at a decision), so the strips the last view names can settle it.
         """
         views = [e for e in self.evidence if not isinstance(e, Button)]
-        if whole:
+        if whole and views:  # (a button pressed with no view since has no strips)
             readings = self._by_strips(start, readings, views[-1])
             if len(readings) == 1:
                 return self._verdict_for(start, readings[0])
