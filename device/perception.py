@@ -1,4 +1,5 @@
-"""From camera frames to the tracker's views: scanner → stabiliser → :data:`TableView`.
+"""From camera frames to the tracker's views: scanner → stabiliser → :data:`TableView`
+(with the covered cards named from their strips, :mod:`vision.strips`).
 
 :class:`Perception` turns a stream of frames (with their times) into a new
 :data:`~engine.tracking.TableView` whenever the stable picture of the table changes — a card
@@ -104,10 +105,13 @@ class Perception:
 def with_strips(view: TableView, strips: Mapping[str, tuple[str | None, ...]]) -> TableView:
     """``view`` with the covered cards the camera read from each stack's strips
     (:meth:`vision.strips.Strips.table`), where they fit the view's count."""
-    seen = [replace(s, under=strips[loc.value])
-            if isinstance(s, Seen) and not s.told and len(strips.get(loc.value, ())) == s.depth - 1
-            and loc.value in strips else s
-            for loc, s in zip(LOCATIONS, view, strict=True)]
+    seen = list(view)
+    for loc, here in zip(LOCATIONS, view, strict=True):
+        under = strips.get(loc.value)
+        # A location the table told about, or a count the strips do not fit, keeps none.
+        if isinstance(here, Seen) and not here.told and under is not None \
+                and len(under) == here.depth - 1:
+            seen[loc.pos] = replace(here, under=under)
     return (seen[0], seen[1], seen[2], seen[3])
 
 
