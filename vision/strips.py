@@ -80,18 +80,37 @@ class Strips:
             if state is None or state.state not in STACKED or column.quad_mm is None:
                 continue
             key = (state.state, state.top, state.depth)
-            if self._read.get(loc.value, ((), None))[0] != key:
-                if (now.state, now.depth) != (state.state, state.depth) or now.top != state.top:
-                    continue  # this frame does not show what settled: no band, no strips
+            known = self._read.get(loc.value, ((), None))[0] == key
+            shows = (now.state, now.depth, now.top) == (state.state, state.depth, state.top)
+            # Read when the stack's top or count changed, or when its strips no longer
+            # look as they did (an ability reordered the cards under the top), on a
+            # frame that shows the stack as settled (not a hand over it).
+            if shows and not (known and self._unchanged(frame, calibration, column,
+                                                         loc.value)):
                 top = BACK if state.state is Sight.FACE_DOWN else state.top
-                if top is not None:
+                if top is not None and not known:
                     self.learn(frame, calibration, column.quad_mm, top)
                 self._read[loc.value] = (key, self.read(frame, calibration, column, top,
                                                         loc.value))
+            elif not known:
+                continue  # this frame does not show what settled: no band, no strips
             under = self._read[loc.value][1]
             if under is not None:
                 out[loc.value] = under
         return out
+
+    def _unchanged(self, frame: np.ndarray, calibration: Calibration, column: Column,
+                   place: str) -> bool:
+        """Does each strip of ``column`` still look as when it was last read?"""
+        last = self._last.get(place, [])
+        if column.quad_mm is None or len(last) != len(column.older_mm):
+            return False
+        for (y, shown), (old, _name) in zip(_strips(column), last, strict=True):
+            quad = column.quad_mm + np.array((0.0, y - _top_edge(column)), np.float32)
+            now = _strip_regions(frame, calibration, quad, shown, turns=(0.0,))[0]
+            if not _same_strip(now, old):
+                return False
+        return True
 
     def learn(self, frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,
               name: str) -> None:
@@ -110,11 +129,10 @@ class Strips:
         if (column.state is not Found.STACK or column.quad_mm is None or not edges
                 or len(edges) != column.depth - 1 or not _evenly_spaced(column)):
             return None
-        own_top = float(column.quad_mm[:2, 1].mean())
+        own_top = _top_edge(column)
         names: list[str | None] = []
         last, kept = self._last.get(place, []), []
-        for y, below in zip(edges, [*edges[1:], own_top], strict=True):
-            shown = float(np.clip(below - y - 1.5, *BAND_MM))  # what the next card leaves
+        for y, shown in _strips(column):
             quad = column.quad_mm + np.array((0.0, y - own_top), np.float32)
             regions = _strip_regions(frame, calibration, quad, shown)
             straight = regions[len(TURNS) // 2]
@@ -164,6 +182,15 @@ def _coarse(image: np.ndarray) -> np.ndarray:
 SAME = 0.92  # a strip matching the region a strip was named in this well is that card
 
 
+STILL_SAME = 0.7  # a strip's region matching its last look this well shows the same card
+
+
+def _same_strip(now: np.ndarray, old: np.ndarray) -> bool:
+    """Does a strip's region ``now`` show what ``old`` (its last look) did?"""
+    sy, sx = (round(v * PX_PER_MM) for v in SLIDE_MM[::-1])
+    return _match(now, old[sy:-sy, sx:-sx]) >= STILL_SAME
+
+
 def _same_as(region: np.ndarray, last: list[tuple[np.ndarray, str | None]]) -> str | None:
     """The name of the strip last read here that ``region`` still shows (None: none)."""
     sy, sx = (round(v * PX_PER_MM) for v in SLIDE_MM[::-1])
@@ -183,14 +210,28 @@ def _evenly_spaced(column: Column) -> bool:
         float(gaps.max()) <= GAP_SPREAD * float(gaps.min())
 
 
+def _top_edge(column: Column) -> float:
+    """Where the top card's own top edge lies (y mm)."""
+    assert column.quad_mm is not None
+    return float(column.quad_mm[:2, 1].mean())
+
+
+def _strips(column: Column) -> list[tuple[float, float]]:
+    """Each covered card's top edge (y mm) and how much of it shows (mm, within BAND_MM):
+    what the next card down leaves of it."""
+    edges = list(column.older_mm)
+    return [(y, float(np.clip(below - y - 1.5, *BAND_MM)))
+            for y, below in zip(edges, [*edges[1:], _top_edge(column)], strict=True)]
+
+
 def _strip_regions(frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,
-                   shown: float) -> list[np.ndarray]:
-    """Where a covered card's band may lie, straightened at each of :data:`TURNS`: its
+                   shown: float, turns: Sequence[float] = tuple(TURNS)) -> list[np.ndarray]:
+    """Where a covered card's band may lie, straightened at each of ``turns``: its
     outline ``quad_mm`` (the top card's, moved up to its edge), widened by
     :data:`SLIDE_MM`, as far down as ``shown`` mm of it show."""
     band = (BAND_TOP_MM - SLIDE_MM[1], BAND_TOP_MM + shown + SLIDE_MM[1])
     return [_cut(frame, calibration, _turned(quad_mm, a), INSET_MM - SLIDE_MM[0], band)
-            for a in TURNS]
+            for a in turns]
 
 
 def _turned(quad_mm: np.ndarray, angle: float) -> np.ndarray:

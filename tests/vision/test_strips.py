@@ -8,7 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.scanner import TableScanner
+from vision.scanner import Sight, TableScanner
+from vision.stabilize import LocationState
 from vision.strips import Strips
 from vision.synth.scene import SceneOptions, render
 
@@ -79,3 +80,21 @@ def test_a_strip_unchanged_keeps_its_name_and_one_taken_away_is_read_again() -> 
     assert scanner.calibration is not None
     under = strips.read(frame, scanner.calibration, scanner.columns[LUNA], CARDS[4], "luna")
     assert under == tuple(taken[:-1])
+
+
+def test_cards_reordered_under_an_unchanged_top_are_read_again() -> None:
+    """An ability swaps two covered cards: the top card and the count stay, so only the
+    strips' own look says the stack changed."""
+    scanner, strips = TableScanner(learn=False), Strips()
+    stack = CARDS[:5]
+    for n in range(1, len(stack) + 1):  # each card seen on top once, as in a game
+        frame = filmed(stack[:n])
+        reading = scanner.scan(frame)
+        settled = {"luna": LocationState(Sight.CARD, stack[n - 1], n)}
+        under = strips.table(frame, scanner, reading, settled).get("luna")
+    assert under == tuple(stack[:-1])
+    swapped = [stack[0], stack[2], stack[1], *stack[3:]]
+    frame = filmed(swapped)
+    under = strips.table(frame, scanner, scanner.scan(frame), settled).get("luna")
+    assert under is not None and under[1] == "the-jackal"  # measured: darrow left unnamed
+    assert all(name in (None, card) for name, card in zip(under, swapped, strict=False))
