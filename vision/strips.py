@@ -220,8 +220,9 @@ def _strips(column: Column) -> list[tuple[float, float]]:
     """Each covered card's top edge (y mm) and how much of it shows (mm, within BAND_MM):
     what the next card down leaves of it."""
     edges = list(column.older_mm)
-    return [(y, float(np.clip(below - y - 1.5, *BAND_MM)))
-            for y, below in zip(edges, [*edges[1:], _top_edge(column)], strict=True)]
+    below = [*edges[1:], _top_edge(column)] if edges else []  # a single card: no strips
+    return [(y, float(np.clip(b - y - 1.5, *BAND_MM))) for y, b in zip(edges, below,
+                                                                      strict=True)]
 
 
 def _strip_regions(frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,

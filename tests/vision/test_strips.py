@@ -98,3 +98,11 @@ def test_cards_reordered_under_an_unchanged_top_are_read_again() -> None:
     under = strips.table(frame, scanner, scanner.scan(frame), settled).get("luna")
     assert under is not None and under[1] == "the-jackal"  # measured: darrow left unnamed
     assert all(name in (None, card) for name, card in zip(under, swapped, strict=False))
+
+
+def test_a_single_card_looked_at_again_has_no_strips_to_read() -> None:
+    scanner, strips = TableScanner(learn=False), Strips()
+    frame = filmed(CARDS[:1])
+    settled = {"luna": LocationState(Sight.CARD, CARDS[0], 1)}
+    for _ in range(2):  # the second look asks whether its (no) strips changed
+        assert strips.table(frame, scanner, scanner.scan(frame), settled) == {}
