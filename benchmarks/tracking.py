@@ -290,20 +290,28 @@ def counting_unread(camera: Perceive) -> Perceive:
 
 
 def count_strips(view, layout) -> None:  # type: ignore[no-untyped-def]
-    """Tally each covered card the view reads from its strip against the table (into
-    VIEWS): named right, named wrong, left unnamed; and stacks read at a wrong count."""
-    from engine.tracking import BACK, Seen
+    """Tally the covered cards the view reads from their strips against the table."""
+    from engine.tracking import BACK
 
-    for seen, stack in zip(view, layout, strict=True):
+    tally_strips(view, [[BACK if down else card for card, down in stack[:-1]]
+                        for stack in layout], VIEWS)
+
+
+def tally_strips(view, covered, tally: Counter[str]) -> None:  # type: ignore[no-untyped-def]
+    """Each covered card ``view`` reads from its strip against ``covered`` (each
+    location's covered cards as they lie, oldest first, BACK for one face down): named
+    right, named wrong, left unnamed; and stacks read at a wrong count."""
+    from engine.tracking import Seen
+
+    for seen, truth in zip(view, covered, strict=True):
         if not isinstance(seen, Seen) or seen.under is None:
             continue
-        truth = [BACK if down else card for card, down in stack[:-1]]
         if len(truth) != len(seen.under):
-            VIEWS["strips at a wrong count"] += 1
+            tally["strips: read at a wrong count"] += 1
             continue
         for named, card in zip(seen.under, truth, strict=True):
-            VIEWS["strips unnamed" if named is None else
-                  "strips named right" if named == card else "strips named WRONG"] += 1
+            tally["strips: unnamed" if named is None else
+                  "strips: named right" if named == card else "strips: named WRONG"] += 1
 
 
 def summary(kind: str, reports: list[Report]) -> str:
@@ -371,23 +379,15 @@ def vision_dev_games(folder: Path) -> None:
 
 
 def _score_strips(view, truth: dict, tally: Counter[str]) -> None:  # type: ignore[no-untyped-def]
-    """Each covered card the view reads from its strip, against the truth's stack."""
+    """Each covered card the view reads from its strip, against the truth's stack (where
+    a card face down is None)."""
     from engine.board import LOCATIONS
-    from engine.tracking import BACK, Seen
+    from engine.tracking import BACK
 
-    if view is None:
-        return
-    for loc, seen in zip(LOCATIONS, view, strict=True):
-        stack = truth[loc.value]["stack"]
-        if not isinstance(seen, Seen) or seen.under is None:
-            continue
-        if len(stack) != len(seen.under) + 1:
-            tally["strips: read at a wrong count"] += 1
-            continue
-        for named, card in zip(seen.under, stack, strict=False):
-            right = named == (BACK if card is None else card)  # None: a card face down
-            tally["strips: unnamed" if named is None else
-                  "strips: named right" if right else "strips: named WRONG"] += 1
+    if view is not None:
+        tally_strips(view, [[BACK if card is None else card
+                             for card in truth[loc.value]["stack"][:-1]]
+                            for loc in LOCATIONS], tally)
 
 
 def _image(path: Path):  # type: ignore[no-untyped-def]
@@ -494,9 +494,9 @@ def main() -> None:
                 STRIP_MS.clear()
             strips = {k: n for k, n in VIEWS.items() if k.startswith("strips")}
             if strips:
-                read = sum(n for k, n in strips.items() if k != "strips at a wrong count")
+                read = sum(n for k, n in strips.items() if k != "strips: read at a wrong count")
                 print("  covered cards read from their strips (per view): " + ", ".join(
-                    f"{k.removeprefix('strips ')} {n} ({n / max(1, read):.1%})"
+                    f"{k.removeprefix('strips: ')} {n} ({n / max(1, read):.1%})"
                     for k, n in sorted(strips.items())))
     print(f"total {time.perf_counter() - started:.1f} s")
 

@@ -105,10 +105,9 @@ class Strips:
         last = self._last.get(place, [])
         if column.quad_mm is None or len(last) != len(column.older_mm):
             return False
-        for (y, shown), (old, _name) in zip(_strips(column), last, strict=True):
-            quad = column.quad_mm + np.array((0.0, y - _top_edge(column)), np.float32)
+        for (quad, shown), (old, _name) in zip(_strips(column), last, strict=True):
             now = _strip_regions(frame, calibration, quad, shown, turns=(0.0,))[0]
-            if not _same_strip(now, old):
+            if _like(now, old) < STILL_SAME:
                 return False
         return True
 
@@ -129,11 +128,9 @@ class Strips:
         if (column.state is not Found.STACK or column.quad_mm is None or not edges
                 or len(edges) != column.depth - 1 or not _evenly_spaced(column)):
             return None
-        own_top = _top_edge(column)
         names: list[str | None] = []
         last, kept = self._last.get(place, []), []
-        for y, shown in _strips(column):
-            quad = column.quad_mm + np.array((0.0, y - own_top), np.float32)
+        for quad, shown in _strips(column):
             regions = _strip_regions(frame, calibration, quad, shown)
             straight = regions[len(TURNS) // 2]
             name = _same_as(straight, last) or self._name(
@@ -180,31 +177,25 @@ def _coarse(image: np.ndarray) -> np.ndarray:
 
 
 SAME = 0.92  # a strip matching the region a strip was named in this well is that card
-
-
 STILL_SAME = 0.7  # a strip's region matching its last look this well shows the same card
 
 
-def _same_strip(now: np.ndarray, old: np.ndarray) -> bool:
-    """Does a strip's region ``now`` show what ``old`` (its last look) did?"""
+def _like(region: np.ndarray, old: np.ndarray) -> float:
+    """How well ``region`` shows what the earlier region ``old`` did, wherever within
+    the slide (``old`` without its slide margins, matched in ``region``)."""
     sy, sx = (round(v * PX_PER_MM) for v in SLIDE_MM[::-1])
-    return _match(now, old[sy:-sy, sx:-sx]) >= STILL_SAME
+    return _match(region, old[sy:-sy, sx:-sx])
 
 
 def _same_as(region: np.ndarray, last: list[tuple[np.ndarray, str | None]]) -> str | None:
     """The name of the strip last read here that ``region`` still shows (None: none)."""
-    sy, sx = (round(v * PX_PER_MM) for v in SLIDE_MM[::-1])
-    for old, name in last:
-        inner = old[sy:-sy, sx:-sx]
-        if name is not None and _match(region, inner) >= SAME:
-            return name
-    return None
+    return next((name for old, name in last
+                 if name is not None and _like(region, old) >= SAME), None)
 
 
 def _evenly_spaced(column: Column) -> bool:
     """Do the strips' edges look like every card's (none missed between or above)?"""
-    assert column.quad_mm is not None
-    ys = [*column.older_mm, float(column.quad_mm[:2, 1].mean())]
+    ys = [*column.older_mm, _top_edge(column)]
     gaps = np.diff(ys)
     return ys[0] <= FIRST_EDGE_MM and bool(gaps.min() > 0) and \
         float(gaps.max()) <= GAP_SPREAD * float(gaps.min())
@@ -216,13 +207,14 @@ def _top_edge(column: Column) -> float:
     return float(column.quad_mm[:2, 1].mean())
 
 
-def _strips(column: Column) -> list[tuple[float, float]]:
-    """Each covered card's top edge (y mm) and how much of it shows (mm, within BAND_MM):
-    what the next card down leaves of it."""
-    edges = list(column.older_mm)
-    below = [*edges[1:], _top_edge(column)] if edges else []  # a single card: no strips
-    return [(y, float(np.clip(b - y - 1.5, *BAND_MM))) for y, b in zip(edges, below,
-                                                                      strict=True)]
+def _strips(column: Column) -> list[tuple[np.ndarray, float]]:
+    """Each covered card's outline (the top card's, moved up to its top edge) and how
+    much of it shows (mm, within BAND_MM): what the next card down leaves of it."""
+    assert column.quad_mm is not None
+    edges, top = list(column.older_mm), _top_edge(column)
+    below = [*edges[1:], top] if edges else []  # a single card: no strips
+    return [(column.quad_mm + np.array((0.0, y - top), np.float32),
+             float(np.clip(b - y - 1.5, *BAND_MM))) for y, b in zip(edges, below, strict=True)]
 
 
 def _strip_regions(frame: np.ndarray, calibration: Calibration, quad_mm: np.ndarray,
