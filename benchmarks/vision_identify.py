@@ -46,7 +46,7 @@ import onnx  # noqa: E402
 from onnx import helper  # noqa: E402
 
 from engine.cards import ALL_IDS  # noqa: E402
-from vision import calibrate, evaluate, verify  # noqa: E402
+from vision import evaluate, verify  # noqa: E402
 from vision.classifier import CardClassifier  # noqa: E402
 from vision.crop import card_image  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
@@ -115,7 +115,7 @@ def scan_scenes(model: Path, style: str, count: int, seed: int, photo_dir: Path 
     frames = evaluate.scenes(count, style, seed=seed, photo_dir=photo_dir)
     for i, (frame, truth) in enumerate(frames):
         clear = evaluate.clear_view(i, style, seed=seed, photo_dir=photo_dir)
-        scanner.keep(calibrate.detect(frame) or calibrate.detect(clear))
+        scanner.keep(evaluate.device_calibration(frame, lambda clear=clear: clear))
         start = time.process_time()
         reading = scanner.scan(frame)
         ms.append((time.process_time() - start) * 1000)

@@ -170,7 +170,7 @@ def clear_view(
     table: the same camera pose and layout, as the fixed camera saw it a moment before.
     Long stacks are seen as they were earlier in the game, at most ``max(EVERYDAY)``
     deep: pushed to the reach, an outer column's stack lies over a bottom marker, and a
-    device keeps the calibration of its last look that found all four."""
+    device keeps the calibration of its last look that found them."""
     rng = random.Random(seed + index)
     layout, _covered, _objs = _draw(rng, hands, objects, depths)
     earlier = {loc: stack[: max(EVERYDAY)] for loc, stack in layout.items()}
@@ -178,10 +178,16 @@ def clear_view(
 
 
 def device_calibration(frame: np.ndarray, clear: Callable[[], np.ndarray]) -> Calibration | None:
-    """The calibration a device scanning ``frame`` holds: the markers found in the frame,
-    else (a hand covers one) those found in the clear view it calibrated from earlier.
-    Never the scene's true calibration."""
-    return calibrate.detect(frame) or calibrate.detect(clear())
+    """The calibration a device scanning ``frame`` holds: the four markers found in the
+    frame, else the calibration from the clear view it calibrated from earlier, unless
+    the frame's three markers lie elsewhere (:func:`calibrate.from_markers`). Never the
+    scene's true calibration."""
+    size = (frame.shape[1], frame.shape[0])
+    found = calibrate.find_markers(frame)
+    if len(found) == len(calibrate.MARKER_IDS):
+        return calibrate.from_markers(found, size) or calibrate.detect(clear())
+    held = calibrate.detect(clear())
+    return calibrate.from_markers(found, size, held=held) or held
 
 
 def score(reading: TableReading, truth: SceneTruth, tally: Tally) -> None:

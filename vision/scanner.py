@@ -171,8 +171,9 @@ class TableScanner:
             self._seen = 0  # scans of this view
 
     def recalibrate(self, frame: np.ndarray) -> bool:
-        """Look for the markers now; True when found (the calibration is then replaced)."""
-        found = calibrate.detect(frame)
+        """Look for the markers now; True when found (the calibration is then replaced).
+        Three markers where the held calibration puts them keep it: a hand hides the fourth."""
+        found = calibrate.detect(frame, held=self.calibration)
         if found is not None:
             self._use(found)
             self._scans = 1  # the next look is a full interval away
@@ -194,7 +195,8 @@ class TableScanner:
         """
         self._maybe_recalibrate(frame)
         if self._view is None or self._reference is None:
-            raise ValueError("the play area is not calibrated: the four markers must be seen")
+            raise ValueError("the play area is not calibrated: "
+                             "three of the four markers must be seen")
         self._reference = Reference(self._view)
         ev = evidence(frame, self._view)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]

@@ -14,7 +14,8 @@
 ``elapsed_ms`` is the scan alone (marker detection included, start-up excluded).
 ``state`` (an addition to the contract) is one of empty, card, occluded, face_down,
 unknown. Without ``--corners``/``--calibration`` each frame is calibrated from its
-ArUco markers; a frame without them reads ``unknown`` everywhere.
+ArUco markers (three of the four will do); a frame without them reads ``unknown``
+everywhere.
 """
 
 from __future__ import annotations

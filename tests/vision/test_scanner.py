@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import cv2
 import numpy as np
 import pytest
 
@@ -101,6 +102,16 @@ def test_scan_is_pure_but_recovers_a_moved_camera(classifier) -> None:
     )
     readings = [scanner.scan(b) for _ in range(3)]
     assert readings[-1]["luna"].top == "eo"
+
+
+def test_a_hand_over_one_marker_keeps_the_calibration_from_four(classifier) -> None:
+    scanner = TableScanner(classifier=classifier)
+    frame, truth = render({"mars": ["aja"]}, random.Random(32), SceneOptions(capture=False))
+    assert scanner.recalibrate(frame)
+    held = scanner.calibration
+    corner = tuple(int(v) for v in truth.calibration.corners[2])
+    cv2.circle(frame, corner, 60, (128, 128, 128), -1)  # a hand over marker 2
+    assert scanner.recalibrate(frame) and scanner.calibration is held
 
 
 def test_learning_the_bare_table_then_reading_a_checked_cloth(classifier) -> None:
