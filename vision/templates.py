@@ -24,6 +24,7 @@ BLUR = 1.0  # template pixels: evens out a camera's focus and a photo's sharpnes
 HIGH_PASS = 3.0  # template pixels (2 mm): coarser than this is light, not the card
 MARGIN_MM = (6.0, 16.0)  # where the card is looked for around the outline: sides, ends
 SCALES = (0.95, 1.0, 1.05)  # the locator's outline is up to 5 % too large or small
+OUTLINE_SCALES = (0.95, 1.0, 1.05, 1.1, 1.15)  # a photo's edge outline: more often too small
 PHOTO_WIDTHS = (0.5, 1.0)  # a loose photo's card is this share of its shorter side wide
 PHOTO_STEPS = 9  # widths tried in that range
 PHOTO_PLACES = 3  # places in a photo the second look searches
@@ -46,17 +47,35 @@ def warp_around(
     """The card outlined by ``quad_px`` (TL, TR, BR, BL in ``frame``) with ``margin_mm`` of
     its surroundings, warped upright at ``px_per_mm``; and the outline's corners there."""
     mx, my = margin_mm
-    to_frame = cv2.getPerspectiveTransform(corners(*CARD_MM), np.asarray(quad_px, np.float32))
-    from_out = np.array([[1 / px_per_mm, 0, -mx], [0, 1 / px_per_mm, -my], [0, 0, 1]])
     size = (round((CARD_MM[0] + 2 * mx) * px_per_mm), round((CARD_MM[1] + 2 * my) * px_per_mm))
     img = cv2.warpPerspective(
         frame,
-        to_frame @ from_out,
+        around_map(quad_px, margin_mm, px_per_mm),
         size,
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
     return img, (corners(*CARD_MM) + np.array([mx, my], np.float32)) * px_per_mm
+
+
+def around_map(
+    quad_px: np.ndarray, margin_mm: tuple[float, float], px_per_mm: float
+) -> np.ndarray:
+    """The 3 × 3 map from the pixels of :func:`warp_around`'s picture to the frame's."""
+    mx, my = margin_mm
+    to_frame = cv2.getPerspectiveTransform(corners(*CARD_MM), np.asarray(quad_px, np.float32))
+    from_out = np.array([[1 / px_per_mm, 0, -mx], [0, 1 / px_per_mm, -my], [0, 0, 1]])
+    out: np.ndarray = to_frame @ from_out
+    return out
+
+
+def _seen_around(frame: np.ndarray, quad_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card outlined by ``quad_px`` and :data:`MARGIN_MM` around it, upright at
+    :data:`PX_PER_MM` and band-passed; and the 3 × 3 map from its pixels to ``frame``'s."""
+    big, _ = warp_around(frame, quad_px, MARGIN_MM, 2 * PX_PER_MM)
+    half = (big.shape[1] // 2, big.shape[0] // 2)  # area-averaged: no aliasing
+    seen = _standard(cv2.resize(gray(big), half, interpolation=cv2.INTER_AREA))
+    return seen, around_map(quad_px, MARGIN_MM, PX_PER_MM)
 
 
 def gray(img: np.ndarray) -> np.ndarray:
@@ -113,10 +132,19 @@ class Templates:
         """Each label's score (about −1…1) for the card outlined by ``quad_px``; with
         ``refine`` the card is also turned and sheared into place (twice the cost: for
         an outline the locator bent a little)."""
-        big, _ = warp_around(frame, quad_px, MARGIN_MM, 2 * PX_PER_MM)
-        half = (big.shape[1] // 2, big.shape[0] // 2)  # area-averaged: no aliasing
-        seen = _standard(cv2.resize(gray(big), half, interpolation=cv2.INTER_AREA))
+        seen, _to_frame = _seen_around(frame, quad_px)
         return self._scores_at(seen, self._placement(seen, SCALES, refine))
+
+    def outline(self, frame: np.ndarray, quad_px: np.ndarray) -> np.ndarray:
+        """The card's corners (TL, TR, BR, BL, ``frame`` pixels) where the cards' common
+        layout lies best around ``quad_px``, scaled, turned and sheared into place as
+        :meth:`look` places it with ``refine``. An outline that stopped at a frame printed
+        inside the card, or took in a strip above it, comes back to the card's edges."""
+        seen, to_frame = _seen_around(frame, quad_px)
+        warp = self._placement(seen, OUTLINE_SCALES, refine=True)
+        grid = corners(*SIZE) @ warp[:, :2].T + warp[:, 2]
+        out: np.ndarray = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), to_frame)
+        return out.reshape(-1, 2).astype(np.float32)
 
     def places(self, photo: np.ndarray, count: int = PHOTO_PLACES) -> list[np.ndarray]:
         """Where a loose photo's card may lie, best first: the ``count`` places the mean

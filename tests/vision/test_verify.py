@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from vision import keypoints as kp
+from vision import photo, verify
 from vision import templates as tp
-from vision import verify
 from vision.classifier import CardClassifier, Identification
 from vision.crop import card_image
 from vision.enroll import enroll
@@ -181,3 +181,45 @@ def test_identify_at_looks_again_where_the_embedder_is_unsure(small: CardClassif
         found.append(small.identify_at(patch, [quad])[0].card)
     assert sum(f == c for f, c in zip(found, CARDS, strict=True)) >= 5
     assert all(f in (None, c) for f, c in zip(found, CARDS, strict=True))
+
+
+def test_the_templates_place_an_outline_cut_inside_the_card(look: verify.SecondLook) -> None:
+    """An edge outline that stopped at a frame printed inside the card, a little off
+    centre, is brought back to the card's edges by the cards' common layout."""
+    rng = random.Random(43)
+    for card in CARDS:
+        shot, quad = loose_photo(cards.card_face(card, STYLE), rng)
+        width = float(np.linalg.norm(quad[1] - quad[0]))
+        inner = (quad - quad.mean(axis=0)) * 0.86 + quad.mean(axis=0) + 0.03 * (quad[1] - quad[0])
+        assert np.abs(inner - quad).max() > 0.08 * width
+        assert np.abs(look.templates.outline(shot, inner) - quad).max() < 0.05 * width
+
+
+def test_a_placed_outline_names_a_card_only_with_the_templates_behind_it(
+    small: CardClassifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shot, quad = loose_photo(cards.card_face("eo", STYLE), random.Random(44))
+    looker = small.second_looker
+    assert looker is not None
+    named = Identification("eo", 0.9, 0.3)
+    assert photo._backed(small, shot, quad, named) == named
+    aja_best = np.array([1.0 if k == "aja" else 0.0 for k in looker.labels])
+    monkeypatch.setattr(looker.templates, "look", lambda *_a, **_k: aja_best)
+    unsure = photo._backed(small, shot, quad, named)
+    assert unsure.card is None and unsure.confidence == 0.9
+
+
+@pytest.mark.parametrize(("backs", "expected"), [(0, "eo"), (2, "eo"), (3, None)])
+def test_a_photo_is_face_down_when_most_outlines_read_a_back(
+    classifier: CardClassifier, monkeypatch: pytest.MonkeyPatch, backs: int, expected: str | None
+) -> None:
+    """A glare or a dark print can make one outline pass for a card back: the second look
+    is asked then; most outlines reading a back make the photo face down."""
+    quads = [np.zeros((4, 2), np.float32)] * 5
+    down = Identification(None, 0.9, 0.2, face_down=True)
+    idents = [down] * backs + [Identification(None, 0.4, 0.0)] * (5 - backs)
+    monkeypatch.setattr(photo, "_first_looks", lambda *_a: (quads, idents))
+    monkeypatch.setattr(photo, "_second_look", lambda *_a: Identification("eo", 0.8, 0.3))
+    got = identify_photo(classifier, np.zeros((100, 80, 3), np.uint8))
+    assert got.card == expected
+    assert got.face_down == (expected is None)
