@@ -17,7 +17,6 @@ import numpy as np
 
 from vision.calibrate import MARKER_MM, Calibration
 from vision.classifier import CardClassifier
-from vision.crop import warp_card
 from vision.locate import CARD_H_MM, CARD_W_MM, card_quad
 from vision.table import (
     PLAIN_SHARE,
@@ -202,8 +201,9 @@ def find_cards(
     classifier = classifier or CardClassifier()
     cards = outlines(frame, calibration, table)
     quads_px = [calibration.to_pixels(q) for q, _ in cards]
-    crops = [warp_card(frame, q, classifier.input_size) for q in quads_px]
-    idents = classifier.identify(crops) if crops else []
+    # The second look too: a hand is read once, at the end, so its cost (about 12 ms per
+    # unsure card) buys cards named that the player would otherwise add on the phone.
+    idents = classifier.identify_at(frame, quads_px) if quads_px else []
     out = []
     for (_, visible), quad, ident in zip(cards, quads_px, idents, strict=True):
         card = ident.card if visible else None

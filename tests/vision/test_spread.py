@@ -61,3 +61,23 @@ def test_a_fixed_camera_finds_every_card_laid_on_a_patterned_table(classifier, k
         truths = [q for _c, q, _v in placed]
         assert len(found) == len(ids)
         assert all(_near(quad, truths, 15) for quad in found)
+
+
+def test_a_card_the_embedder_is_unsure_of_gets_the_second_look(
+    classifier, photo_dir, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Glare or a new printing leave the embedder unsure: the hand reader asks the second
+    look (templates, keypoints) at the card's outline before leaving it unnamed."""
+    from vision.classifier import Identification
+
+    ids = ["aja", "sevro", "eo"]
+    options = SceneOptions(capture=False, style="photo", photo_dir=photo_dir)
+    frame, cal, _placed = render_spread(ids, random.Random(3), "row", options)
+
+    def unsure(crops: list[np.ndarray]) -> list[Identification]:
+        return [Identification(None, 0.5, 0.0, candidates=tuple(ids)) for _ in crops]
+
+    monkeypatch.setattr(classifier, "identify", unsure)
+    found = spread.find_cards(frame, cal, classifier)
+    named = {card for card, _conf, _quad in found}
+    assert named <= {*ids, None} and len(named - {None}) >= 2
