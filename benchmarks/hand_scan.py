@@ -9,8 +9,9 @@ Each trial draws a hand of 3–8 cards (a finished game's hand), lays it out apa
 with the committed classifier, calibrated from the markers in the frame. Prints: cards
 found (outlines), cards named right, cards named WRONG (the dangerous figure: the player
 must notice and fix it), hands fully named, and CPU ms per read on one thread; first from
-the frame alone, then as the device reads it: a fixed camera whose scanner learnt the bare
-table at calibration (the same camera, table and markers, no cards).
+the frame alone, as the device's hand reader reads it (``device/hands.py``), then against
+the bare table a fixed camera's scanner learnt at calibration (the same camera, table and
+markers, no cards; each frame's light, glare and shadow are drawn anew).
 By default the printed-card photos from ../shared/reference/card-photos are drawn when
 present, else the project's ``classic`` drawings. ``--table`` draws the table kind named
 (:mod:`vision.synth.tables`; ``terrazzo`` is the one no training or tuning ever used);
