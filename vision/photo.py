@@ -67,7 +67,9 @@ def _first_looks(
     """The outlines to try, the whole photo last, and the embedder's answer for each.
 
     Each edge outline is tried as found and as the enrolled cards' common layout places
-    it (:meth:`vision.templates.Templates.outline`). A card named from a placed outline
+    it (:meth:`vision.templates.Templates.outline`); a photo with no straight edge to
+    outline (blur, a busy table) starts from where that layout shows best
+    (:meth:`vision.templates.Templates.places`). A card named from a placed outline
     must also score best in the templates there: doubling the outlines doubles the
     embedder's chances to name a wrong card, and the templates, aligned by that very
     placement, are a second opinion (on 900 of the project's own loose photos of an
@@ -75,7 +77,8 @@ def _first_looks(
     h, w = photo.shape[:2]
     found = outlines(photo)
     looker = classifier.second_looker
-    placed = [] if looker is None else [looker.templates.outline(photo, q) for q in found]
+    starts = found or ([] if looker is None else looker.templates.places(photo, 2))
+    placed = [] if looker is None else [looker.templates.outline(photo, q) for q in starts]
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     quads = [*found, *placed, whole]
     idents = classifier.identify([warp_card(photo, q, classifier.input_size) for q in quads])
