@@ -77,8 +77,9 @@ def _first_looks(
     h, w = photo.shape[:2]
     found = outlines(photo)
     looker = classifier.second_looker
-    starts = found or ([] if looker is None else looker.templates.places(photo, 2))
-    placed = [] if looker is None else [looker.templates.outline(photo, q) for q in starts]
+    placed = [] if looker is None else [
+        looker.templates.outline(photo, q) for q in found or looker.templates.places(photo, 2)
+    ]
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     quads = [*found, *placed, whole]
     idents = classifier.identify([warp_card(photo, q, classifier.input_size) for q in quads])
