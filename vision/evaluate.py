@@ -111,6 +111,7 @@ class Table:
     kind: str | None = None  # a vision.synth.tables kind; None: wood, felt or paint
     wide: bool = False  # a wide lens, tilted 20-30°: strong perspective
     lamp: bool = False  # a lamp's reflection somewhere on the play area
+    blown: bool = False  # ... so bright that the camera clips its middle flat white
 
 
 CONDITIONS = {  # the table kinds the benchmark and the tests report one by one
@@ -120,7 +121,9 @@ CONDITIONS = {  # the table kinds the benchmark and the tests report one by one
     "playmat": Table("playmat"),
     "wide": Table(wide=True),
     "lamp": Table(lamp=True),
+    "glare": Table(lamp=True, blown=True),
 }
+BLOWN_LAMP = 1.6  # a blown lamp's strength: flat white out to ~0.9 of its radius
 
 
 def options_for(
@@ -133,6 +136,8 @@ def options_for(
         extra["tilt_deg"] = rng.uniform(20, 30)
     if table.lamp:
         extra["lamp"] = (rng.uniform(20, 308), rng.uniform(30, 200), rng.uniform(15, 40))
+    if table.blown:
+        extra["lamp_strength"] = BLOWN_LAMP
     return SceneOptions(**fields, **extra)  # type: ignore[arg-type]
 
 

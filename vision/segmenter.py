@@ -13,12 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.synth.labels import Part
 
 MODEL_NAME = "table_segmenter_2026nov"
 STRIDE = 2  # view pixels per output pixel, each way
+# A view pixel this bright in every channel is clipped: the camera's sensor saturated under
+# a lamp's reflection (JPEG rings a few levels below 255). Such a pixel shows no hand,
+# whatever the network makes of the flat white: skin and sleeves keep some colour.
+BLOWN = 245
+BLOWN_RIM = 2  # output pixels (4 mm) round a clipped area that are taken as blown too
 
 
 def default_segmenter_path() -> Path:
@@ -36,6 +42,7 @@ class Segments:
 
     parts: np.ndarray  # (4, h, w) float32
     edges: np.ndarray  # (h, w) float32
+    blown: np.ndarray | None = None  # (h, w): share of the view's pixels clipped white
 
     @property
     def card(self) -> np.ndarray:
@@ -50,8 +57,14 @@ class Segments:
 
     @property
     def cover(self) -> np.ndarray:
+        """Probability of a hand or an object, none where the camera saw flat white (a
+        blown-out reflection the network may take for a hand: it hides the card under
+        it, but a stack under a lamp must be counted, not called covered)."""
         out: np.ndarray = self.parts[Part.COVER]
-        return out
+        if self.blown is None:
+            return out
+        clear: np.ndarray = np.where(self.blown > 0.5, 0.0, out).astype(np.float32)
+        return clear
 
 
 class Segmenter:
@@ -71,4 +84,13 @@ class Segmenter:
     def __call__(self, view_bgr: np.ndarray) -> Segments:
         x = np.ascontiguousarray(view_bgr.transpose(2, 0, 1)[None], np.float32)
         parts, edges = self._session.run(None, {"view": x})
-        return Segments(parts[0], edges[0])
+        return Segments(parts[0], edges[0], blown(view_bgr, edges.shape[-2:]))
+
+
+def blown(view_bgr: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The share of each output pixel's view pixels clipped white (:data:`BLOWN`)."""
+    clipped = (view_bgr.min(axis=2) >= BLOWN).astype(np.float32)
+    share = cv2.resize(clipped, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+    # The rim round a clipped middle is washed out almost as white: a few mm more.
+    out: np.ndarray = cv2.dilate(share, np.ones((2 * BLOWN_RIM + 1,) * 2, np.uint8))
+    return out

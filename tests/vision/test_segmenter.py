@@ -11,8 +11,8 @@ import pytest
 from engine.board import Location
 from vision import evaluate
 from vision.locate import Found
-from vision.segmenter import Segmenter, default_segmenter_path
-from vision.stacks import read_stacks
+from vision.segmenter import Segmenter, Segments, blown, default_segmenter_path
+from vision.stacks import HAND_OVER_TOP, read_stacks
 from vision.synth import tables
 from vision.synth.labels import Part, label_maps
 from vision.synth.scene import SceneOptions, render
@@ -82,3 +82,30 @@ def test_stacks_count_exact_on_every_table_kind(segmenter: Segmenter, photo_dir,
             seen += 1
             exact += (column.state, column.depth) == (Found.STACK, depth)
     assert exact >= seen - 1, (kind, exact, seen)
+
+
+def test_a_blown_out_reflection_is_no_hand(segmenter: Segmenter, photo_dir) -> None:
+    """A lamp so bright the camera clips it flat white over Luna's top card: the network
+    takes the white for a hand; where the camera clipped, the stack is still counted."""
+    kind = list(evaluate.CONDITIONS).index("glare")
+    frame, truth = next(evaluate.scenes(1, "photo", evaluate.HELD_OUT_SEED + 200_000
+                                        + 10_000 * kind, photo_dir=photo_dir,
+                                        table=evaluate.CONDITIONS["glare"]))
+    view = View(truth.calibration)
+    seg = segmenter(view.rectify(frame))
+    assert seg.blown is not None and seg.blown.max() == 1.0
+    luna = truth.locations["luna"]
+    said = read_stacks(seg, view)[2]
+    assert (said.state, said.depth) == (Found.STACK, luna.depth) == (Found.STACK, 7)
+    network_alone = read_stacks(Segments(seg.parts, seg.edges), view)[2]
+    assert (network_alone.state, network_alone.reason) == (Found.OCCLUDED, HAND_OVER_TOP)
+
+
+def test_only_flat_white_and_its_rim_count_as_blown() -> None:
+    view = np.full((100, 120, 3), (170, 190, 230), np.uint8)  # a pale hand's colour
+    view[40:60, 50:70] = 255  # a clipped patch
+    view[10:20, 10:20] = (250, 250, 200)  # bright, but one channel keeps colour
+    share = blown(view, (50, 60))
+    assert share[20:30, 25:35].min() == 1.0  # the patch itself
+    assert share[18, 30] == 1.0 and share[15, 30] == 0.0  # 2 output pixels of rim, no more
+    assert share[5:10, 5:10].max() == 0.0

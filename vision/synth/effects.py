@@ -118,12 +118,14 @@ def lamp(
     img: np.ndarray, centre: tuple[float, float], radius: float, strength: float = 0.8
 ) -> np.ndarray:
     """A lamp reflected in a glossy table: a bright disc (``radius`` pixels) with a soft
-    rim, washing colours towards white; the same place in every frame of a fixed camera."""
+    rim, washing colours towards white; the same place in every frame of a fixed camera.
+    A ``strength`` above 1 blows the disc's middle out to flat white, as a camera's
+    sensor clips a bright reflection."""
     h, w = img.shape[:2]
     cx, cy = centre
     ys, xs = np.ogrid[0:h, 0:w]
     d = np.sqrt(((xs - cx) / radius) ** 2 + ((ys - cy) / radius) ** 2).astype(np.float32)
-    amount = strength * np.clip(1.6 - d, 0, 1) ** 1.5
+    amount = np.minimum(strength * np.clip(1.6 - d, 0, 1) ** 1.5, 1.0)
     out = img.astype(np.float32)
     out += (255 - out) * amount[:, :, None]
     return out.astype(np.uint8)

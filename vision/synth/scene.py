@@ -67,6 +67,7 @@ class SceneOptions:
     table: str | None = None  # a kind from vision.synth.tables; None: wood, felt or paint
     wide: bool = False  # a wide-angle lens close to the table: strong perspective
     lamp: tuple[float, float, float] | None = None  # a lamp's reflection: x, y, radius (mm)
+    lamp_strength: float = 0.8  # above 1 the reflection's middle is clipped flat white
     steady: bool = False  # a card keeps its place when others are added (a game filmed)
     any_pose: bool = False  # the camera anywhere round the table (training), not the player's
     # Training's extra realism (the benchmarks' scenes are drawn without it, as before):
@@ -248,10 +249,10 @@ def render(
         own = rng if steady is None else random.Random(steady + column)
         truth[loc.value] = _draw_stack(frame, hom, stacks.get(loc.value, []), column, own, options)
     occluders = _cover(frame, hom, truth, rng, options)
-    if options.lamp is not None:
-        frame = _lamp(frame, hom, options.lamp)
     if options.capture:
-        frame = _capture(frame, rng, options, _glare_spot(truth, rng))
+        frame = _capture(frame, rng, options, _glare_spot(truth, rng), hom)
+    elif options.lamp is not None:
+        frame = _lamp(frame, hom, options.lamp, options.lamp_strength)
     corners = project(
         hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
     )
@@ -386,21 +387,31 @@ def _glare_spot(truth: dict[str, LocationTruth], rng: random.Random) -> tuple[fl
     return float(point[0]), float(point[1])
 
 
-def _lamp(frame: np.ndarray, hom: np.ndarray, lamp: tuple[float, float, float]) -> np.ndarray:
+def _lamp(
+    frame: np.ndarray, hom: np.ndarray, lamp: tuple[float, float, float], strength: float
+) -> np.ndarray:
     """A lamp's reflection at a fixed place on the table (x, y, radius in play-area mm):
     the table and any card under it washed out towards white."""
     x, y, r = lamp
     centre, rim = project(hom, np.array([[x, y], [x + r, y]], np.float32))
     radius = float(np.linalg.norm(rim - centre))
-    return effects.lamp(frame, (float(centre[0]), float(centre[1])), radius)
+    return effects.lamp(frame, (float(centre[0]), float(centre[1])), radius, strength)
 
 
 def _capture(
-    frame: np.ndarray, rng: random.Random, options: SceneOptions, spot: tuple[float, float] | None
+    frame: np.ndarray,
+    rng: random.Random,
+    options: SceneOptions,
+    spot: tuple[float, float] | None,
+    hom: np.ndarray,
 ) -> np.ndarray:
     frame = effects.light(frame, rng)
     if rng.random() < 0.25:
         frame = effects.shadow(frame, rng)
+    if options.lamp is not None:
+        # After the room's light and shade: the sensor clips the reflection's white
+        # whatever the exposure and white balance make of the rest.
+        frame = _lamp(frame, hom, options.lamp, options.lamp_strength)
     if spot is not None and rng.random() < options.glare:
         frame = effects.glare(frame, rng, spot, radius=rng.uniform(0.02, 0.05) * frame.shape[1])
     for _ in range(rng.randint(0, options.glares - 1) if options.glares > 1 else 0):
@@ -436,10 +447,10 @@ def render_spread(
     ):
         quad = _draw_card(frame, hom, _face(cid, options), quad_mm, shadow)
         placed.append((cid, quad, arrangement == "row" or k == len(cards_shown) - 1))
-    if options.lamp is not None:
-        frame = _lamp(frame, hom, options.lamp)
     if options.capture:
-        frame = _capture(frame, rng, options, None)
+        frame = _capture(frame, rng, options, None, hom)
+    elif options.lamp is not None:
+        frame = _lamp(frame, hom, options.lamp, options.lamp_strength)
     corners = project(
         hom, np.array([[0, 0], [PLAY_W_MM, 0], [PLAY_W_MM, PLAY_H_MM], [0, PLAY_H_MM]], np.float32)
     )
