@@ -24,7 +24,13 @@ STRIDE = 2  # view pixels per output pixel, each way
 # a lamp's reflection (JPEG rings a few levels below 255). Such a pixel shows no hand,
 # whatever the network makes of the flat white: skin and sleeves keep some colour.
 BLOWN = 245
-BLOWN_RIM = 2  # output pixels (4 mm) round a clipped area that are taken as blown too
+# A reflection is a spot. Clipped white over more than this share of the play area, in one
+# piece, is a white table the exposure saturates: a card or a hand on it still shows.
+SPOT_MAX_SHARE = 0.25
+# Round a clipped spot the reflection washes everything out almost as white: view pixels
+# at least this bright in every channel, joined to the spot, up to RIM_MM from it.
+WASHED = 200
+RIM_MM = 8
 
 
 def default_segmenter_path() -> Path:
@@ -88,9 +94,19 @@ class Segmenter:
 
 
 def blown(view_bgr: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The share of each output pixel's view pixels clipped white (:data:`BLOWN`)."""
-    clipped = (view_bgr.min(axis=2) >= BLOWN).astype(np.float32)
-    share = cv2.resize(clipped, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
-    # The rim round a clipped middle is washed out almost as white: a few mm more.
-    out: np.ndarray = cv2.dilate(share, np.ones((2 * BLOWN_RIM + 1,) * 2, np.uint8))
+    """The share of each output pixel's view pixels (1 mm each) a reflection's spot
+    blows out: clipped white (:data:`BLOWN`, see :data:`SPOT_MAX_SHARE`) and the washed
+    rim round it (:data:`WASHED`, :data:`RIM_MM`)."""
+    darkest = view_bgr.min(axis=2)
+    clipped = (darkest >= BLOWN).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=4)
+    table = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > SPOT_MAX_SHARE * clipped.size) + 1
+    if table.size:
+        clipped[np.isin(labels, table)] = 0
+    washed = (darkest >= WASHED).astype(np.uint8)
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    for _ in range(RIM_MM):  # grown a millimetre at a time, only through washed pixels
+        clipped = cv2.dilate(clipped, cross) & washed
+    out: np.ndarray = cv2.resize(clipped.astype(np.float32), (shape[1], shape[0]),
+                                 interpolation=cv2.INTER_AREA)
     return out

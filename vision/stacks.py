@@ -31,6 +31,7 @@ EDGE_GAP_MM = 6.5  # two top edges lie at least this far apart (cascades are 8-1
 MAX_TILT = math.radians(8.0)  # cards lie within ±5°; beyond this the fit is not a card's
 COVERED = "a hand or an object covers the location"
 HIDDEN_TOP = "the top card is hidden"
+GLARE = "a lamp's reflection hides the location"
 _SLOPES = np.radians([-5.0, -2.5, 0.0, 2.5, 5.0])
 
 
@@ -55,18 +56,24 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
     band = np.flatnonzero(np.abs(xs - xc) <= width / 2)
     pixel_mm2 = (STRIDE / view.scale) ** 2
     card = seg.card[:, band]
+    lying = (ys >= 10.0) & (ys <= 20.0 + CARD_H_MM + 10.0)
+    # Flat white where the camera clipped may hide a card as well as a hand would.
+    blown = 0.0 if seg.blown is None else float(
+        (seg.blown[lying][:, band] > 0.5).sum()) * pixel_mm2
     if float(card.sum()) * pixel_mm2 < NO_CARD_SHARE * CARD_AREA_MM2:
-        lying = (ys >= 10.0) & (ys <= 20.0 + CARD_H_MM + 10.0)
         # pixels sure of a hand, not summed doubt: a printed mat's haze is not a hand
         covered = float((seg.cover[lying][:, band] > 0.5).sum()) * pixel_mm2
         if covered >= COVERED_SHARE * CARD_AREA_MM2:
             return Column(Found.OCCLUDED, reason=COVERED)
+        if blown >= (1 - NO_CARD_SHARE) * CARD_AREA_MM2:  # a whole card could lie unseen
+            return Column(Found.OCCLUDED, reason=GLARE)
         return Column(Found.EMPTY)
     region = _top_region(seg.top[:, band] > 0.5, xs[band], ys, xc)
     if region is not None and region[-2:].any():  # the stack (or an arm) runs out of sight
         return Column(Found.OCCLUDED, reason=REACHES_OFF)
     if region is None or region.sum() * pixel_mm2 < TOP_MIN_SHARE * CARD_AREA_MM2:
-        return Column(Found.OCCLUDED, reason=HIDDEN_TOP)
+        hidden_by_light = blown >= (1 - TOP_MIN_SHARE) * CARD_AREA_MM2
+        return Column(Found.OCCLUDED, reason=GLARE if hidden_by_light else HIDDEN_TOP)
     fit = fit_card(region, xs[band], ys, seg.cover[:, band])
     if fit is None:
         return Column(Found.OCCLUDED, reason=HIDDEN_TOP)

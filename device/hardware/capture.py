@@ -22,6 +22,7 @@ from device.hardware.camera import Camera, CameraError
 from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from engine.board import Location
 from vision.locate import hides_stack_foot
+from vision.stacks import GLARE
 from vision.strips import Strips, Under
 
 log = logging.getLogger("companion.capture")
@@ -165,8 +166,23 @@ def past_view_message(location: str) -> str:
             "reaches past the mark below the markers, push its cards closer together.")
 
 
-def _hides_stack_foot(reason: str) -> bool:
-    return hides_stack_foot(reason)
+GLARE_HIDES = "glare-hides"  # the notice's kind (spoken by device.hardware.voice)
+
+
+def glare_message(location: str) -> str:
+    """What the table is told when a lamp's reflection has hidden a location a while."""
+    return (f"{Location(location).label}: a lamp's reflection hides the cards. Move or tilt "
+            "the lamp until the camera sees them again.")
+
+
+def _notice_for(location: str, reason: str) -> tuple[str, str] | None:
+    """The notice a location read occluded for ``reason`` calls for, if any: something
+    the table can fix, not a hand that will move on its own."""
+    if hides_stack_foot(reason):
+        return STACK_PAST_VIEW, past_view_message(location)
+    if reason == GLARE:
+        return GLARE_HIDES, glare_message(location)
+    return None
 
 
 Task = Callable[[Any, np.ndarray], None]  # (scanner, frame), run on the capture thread
@@ -218,8 +234,10 @@ class VisionPipeline:
             return
         changes = self.stabilizer.update(self.reading, t)
         for change in changes:
-            if change.kind == "occluded" and _hides_stack_foot(change.reason):
-                self.on_notice(STACK_PAST_VIEW, past_view_message(change.location))
+            notice = _notice_for(change.location, change.reason) if (
+                change.kind == "occluded") else None
+            if notice is not None:
+                self.on_notice(*notice)
         # The stabiliser settles a stack's depth without a change event (a covered card
         # banished, two slid under the top one): the tracker needs those too.
         view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from device.hardware.buttons import quiet_fallbacks
-from device.hardware.capture import STACK_PAST_VIEW
+from device.hardware.capture import GLARE_HIDES, STACK_PAST_VIEW
 from device.reference import CALIBRATE
 from device.service import Update
 from device.tracking import LOCATION_QUESTION
@@ -58,7 +58,7 @@ def mode_for(update: Update) -> str:
     """The LED mode one update calls for (ignoring a lost camera)."""
     if update.kind == "error":
         return ERROR
-    if update.kind in ("question", LOCATION_QUESTION, CALIBRATE, STACK_PAST_VIEW):
+    if update.kind in ("question", LOCATION_QUESTION, CALIBRATE, STACK_PAST_VIEW, GLARE_HIDES):
         # the table must settle or fix something
         return ATTENTION
     state = update.state

@@ -12,7 +12,7 @@ import pytest
 from devkit import play_until, two_player_setup
 
 from device.hardware.buttons import Buttons, GPIOError
-from device.hardware.capture import STACK_PAST_VIEW
+from device.hardware.capture import GLARE_HIDES, STACK_PAST_VIEW
 from device.hardware.led import ATTENTION, ERROR, READY, StatusLED, StatusLight, mode_for
 from device.service import Press, Service, Update
 from engine.decisions import Decision, Kind
@@ -145,6 +145,7 @@ def test_led_modes_follow_the_game() -> None:
     assert mode_for(update_with(pending=choice)) == ATTENTION  # answer on the page
     assert mode_for(update_with("error")) == ERROR
     assert mode_for(update_with(STACK_PAST_VIEW)) == ATTENTION  # someone must tighten a stack
+    assert mode_for(update_with(GLARE_HIDES)) == ATTENTION  # ... or move a lamp
 
 
 def test_a_lost_camera_keeps_the_led_on_error_until_it_is_back() -> None:

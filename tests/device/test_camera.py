@@ -22,10 +22,12 @@ from device.hardware.camera import (
     to_bgr,
 )
 from device.hardware.capture import (
+    GLARE_HIDES,
     STACK_PAST_VIEW,
     Backoff,
     CaptureLoop,
     VisionPipeline,
+    glare_message,
     past_view_message,
 )
 
@@ -237,17 +239,26 @@ def test_the_pipeline_reports_a_missing_scanner_once_and_keeps_frames() -> None:
     assert pipeline.frame is frame and pipeline.scans == 0
 
 
-def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
+@pytest.mark.parametrize(("reason", "kind", "message", "advice"), [
+    ("something reaches off the play area", STACK_PAST_VIEW, past_view_message,
+     "push its cards closer together"),
+    ("a lamp's reflection hides the location", GLARE_HIDES, glare_message,
+     "Move or tilt the lamp"),
+])
+def test_what_the_table_can_fix_is_told_to_it_once(reason, kind, message, advice) -> None:
     from vision.locate import REACHES_OFF
     from vision.scanner import LocationReading, Sight, TableReading
     from vision.stabilize import Stabilizer
+    from vision.stacks import GLARE
+
+    assert reason in (REACHES_OFF, GLARE)  # the scanner's own words
 
     def reading(luna: LocationReading) -> TableReading:
         empty = LocationReading(Sight.EMPTY, None, 1.0)
         return TableReading({"jupiter": empty, "mars": empty, "luna": luna, "institute": empty})
 
     frames = [reading(LocationReading(Sight.CARD, "eo", 0.9, 11))] * 10
-    frames += [reading(LocationReading(Sight.OCCLUDED, reason=REACHES_OFF))] * 80  # 8 s at 10 fps
+    frames += [reading(LocationReading(Sight.OCCLUDED, reason=reason))] * 80  # 8 s at 10 fps
     scanner = iter(frames)
 
     class Scanner:
@@ -259,8 +270,8 @@ def test_a_stack_past_the_view_is_told_to_the_table_once() -> None:
                               on_notice=lambda kind, message: notices.append((kind, message)))
     for i in range(len(frames)):
         pipeline(np.zeros((4, 4, 3), np.uint8), i / 10)
-    assert notices == [(STACK_PAST_VIEW, past_view_message("luna"))]
-    assert "push its cards closer together" in notices[0][1]
+    assert notices == [(kind, message("luna"))]
+    assert advice in notices[0][1]
 
 
 def test_the_capture_loop_sends_the_strips_it_read_with_each_change() -> None:

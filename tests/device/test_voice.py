@@ -11,7 +11,7 @@ import pytest
 from devkit import two_player_setup
 
 from device.demo import demo_setup
-from device.hardware.capture import STACK_PAST_VIEW, past_view_message
+from device.hardware.capture import GLARE_HIDES, STACK_PAST_VIEW, glare_message, past_view_message
 from device.hardware.voice import Announcer, Voice, sentences
 from device.service import Update
 from engine.events import DrawFromDeck, Face, Roll
@@ -72,6 +72,8 @@ def test_notices_and_button_errors_are_spoken_other_errors_not() -> None:
     assert sentences(Update(1, "error", state, message="bad", source="web"), None) == []
     past = past_view_message("luna")
     assert sentences(Update(1, STACK_PAST_VIEW, state, message=past), None) == [past]
+    glare = glare_message("mars")
+    assert sentences(Update(1, GLARE_HIDES, state, message=glare), None) == [glare]
 
 
 def test_voice_is_cleanly_off_without_its_program() -> None:

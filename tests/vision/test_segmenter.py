@@ -101,11 +101,13 @@ def test_a_blown_out_reflection_is_no_hand(segmenter: Segmenter, photo_dir) -> N
     assert (network_alone.state, network_alone.reason) == (Found.OCCLUDED, HAND_OVER_TOP)
 
 
-def test_only_flat_white_and_its_rim_count_as_blown() -> None:
+def test_only_a_spot_of_flat_white_counts_as_blown() -> None:
     view = np.full((100, 120, 3), (170, 190, 230), np.uint8)  # a pale hand's colour
-    view[40:60, 50:70] = 255  # a clipped patch
+    view[40:60, 50:70] = 255  # a clipped spot
     view[10:20, 10:20] = (250, 250, 200)  # bright, but one channel keeps colour
     share = blown(view, (50, 60))
-    assert share[20:30, 25:35].min() == 1.0  # the patch itself
-    assert share[18, 30] == 1.0 and share[15, 30] == 0.0  # 2 output pixels of rim, no more
-    assert share[5:10, 5:10].max() == 0.0
+    assert share[20:30, 25:35].min() == 1.0 and share.sum() == 100.0  # the spot, no more
+    # A white table the exposure clips everywhere: no spot, a card or a hand on it shows.
+    white = np.full((100, 120, 3), 255, np.uint8)
+    white[40:70, 50:75] = (60, 90, 120)  # a card
+    assert blown(white, (50, 60)).max() == 0.0

@@ -13,7 +13,7 @@ from engine.board import Location
 from engine.cards import ALL_IDS
 from vision.locate import REACHES_OFF, Found
 from vision.segmenter import Segments
-from vision.stacks import COVERED, HAND_OVER_TOP, read_stacks
+from vision.stacks import COVERED, GLARE, HAND_OVER_TOP, read_stacks
 from vision.synth.labels import Part, label_maps
 from vision.synth.scene import SceneOptions, SceneTruth, render
 from vision.view import View
@@ -101,3 +101,35 @@ def test_a_stack_running_out_of_sight_is_said_to() -> None:
     parts[(Part.TOP, *below)] = 1.0  # the card's foot runs on past the bottom of the view
     columns = read_stacks(Segments(parts, seg.edges), view)
     assert (columns[2].state, columns[2].reason) == (Found.OCCLUDED, REACHES_OFF)
+
+
+def glared(seg: Segments, rows: slice, cols: slice) -> Segments:
+    """``seg`` with the camera clipped flat white over the given output pixels, which the
+    network then reads as bare table."""
+    parts = seg.parts.copy()
+    parts[:, rows, cols] = 0.0
+    parts[Part.TABLE, rows, cols] = 1.0
+    blown = np.zeros(seg.edges.shape, np.float32)
+    blown[rows, cols] = 1.0
+    return Segments(parts, seg.edges, blown)
+
+
+def test_a_stack_lost_in_a_lamps_glare_is_hidden_not_empty() -> None:
+    truth, view = scene({"mars": ["aja", "darrow"], "luna": ["eo"]}, 4)
+    seg = perfect(truth, view)
+    (x0, y0), (x1, y1) = (((corners_mm(truth, "mars")[[0, 2]] - (view.x0, view.y0))
+                           * view.scale / 2).astype(int))
+    whole = glared(seg, slice(y0 - 12, y1 + 3), slice(x0 - 3, x1 + 3))  # cascade and top
+    assert (read_stacks(whole, view)[1].state, read_stacks(whole, view)[1].reason) == (
+        Found.OCCLUDED, GLARE)
+    # Most of the top card white: hidden by the light, not by a hand.
+    most = glared(seg, slice(y0 + 8, y1 + 3), slice(x0 - 3, x1 + 3))
+    assert (read_stacks(most, view)[1].state, read_stacks(most, view)[1].reason) == (
+        Found.OCCLUDED, GLARE)
+
+
+def test_a_small_glare_on_a_bare_place_leaves_it_empty() -> None:
+    truth, view = scene({"mars": ["aja"]}, 4)
+    seg = perfect(truth, view)
+    spot = glared(seg, slice(30, 45), slice(20, 35))  # 30 × 30 mm at Jupiter: no card fits
+    assert read_stacks(spot, view)[0].state is Found.EMPTY
