@@ -94,19 +94,19 @@ class Segmenter:
 
 
 def blown(view_bgr: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The share of each output pixel's view pixels (1 mm each) a reflection's spot
-    blows out: clipped white (:data:`BLOWN`, see :data:`SPOT_MAX_SHARE`) and the washed
-    rim round it (:data:`WASHED`, :data:`RIM_MM`)."""
-    darkest = view_bgr.min(axis=2)
-    clipped = (darkest >= BLOWN).astype(np.uint8)
+    """Where a reflection's spot blows the view out, on the output grid (``shape``, 2 mm
+    a pixel): clipped white (:data:`BLOWN`, see :data:`SPOT_MAX_SHARE`) and the washed
+    rim round it (:data:`WASHED`, :data:`RIM_MM`); 1.0 there, else 0.0."""
+    b, g, r = cv2.split(view_bgr)  # cv2.min: numpy's min over the channel axis is 25× slower
+    darkest = cv2.resize(cv2.min(cv2.min(b, g), r), (shape[1], shape[0]),
+                         interpolation=cv2.INTER_AREA)
+    clipped: np.ndarray = (darkest >= BLOWN).astype(np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=4)
     table = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > SPOT_MAX_SHARE * clipped.size) + 1
     if table.size:
         clipped[np.isin(labels, table)] = 0
     washed = (darkest >= WASHED).astype(np.uint8)
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
-    for _ in range(RIM_MM):  # grown a millimetre at a time, only through washed pixels
-        clipped = cv2.dilate(clipped, cross) & washed
-    out: np.ndarray = cv2.resize(clipped.astype(np.float32), (shape[1], shape[0]),
-                                 interpolation=cv2.INTER_AREA)
-    return out
+    for _ in range(RIM_MM // STRIDE):  # grown a pixel at a time, only through washed ones
+        clipped = cv2.bitwise_and(cv2.dilate(clipped, cross), washed)
+    return clipped.astype(np.float32)
