@@ -28,6 +28,10 @@ TOP_MIN_SHARE = 0.3  # a top card showing less than this share of itself is cove
 COVERED_SHARE = 0.6  # a card under a smaller hand would show beside it: less is an empty place
 EDGE_PEAK = 0.45  # an edge profile's peak this strong is a card's top edge (weaker: print lines)
 EDGE_GAP_MM = 6.5  # two top edges lie at least this far apart (cascades are 8-17 mm)
+# A top card's region this much shorter than a card, with no hand at either end, was cut
+# at its top by print the segmenter took for older cards' strips (art in bands or rows of
+# discs): the top card's foot, on bare table, places it. A cascade step is at least 8 mm.
+SHORT_TOP_MM = 8.0
 MAX_TILT = math.radians(8.0)  # cards lie within ±5°; beyond this the fit is not a card's
 COVERED = "a hand or an object covers the location"
 HIDDEN_TOP = "the top card is hidden"
@@ -137,7 +141,8 @@ def fit_card(
 
     The top edge borders the strip above it (or bare table) and a hand hardly ever
     reaches across it, while a hand or a shadow often blurs the card's foot: so the
-    region's top places the card, unless a hand lies above it. Across, the card's
+    region's top places the card, unless a hand lies above it or the region falls short
+    of a card with no hand at either end (:data:`SHORT_TOP_MM`). Across, the card's
     middle is the region's middle when the region is a card wide, else it is placed
     from the side no hand lies beside."""
     rows, cols = np.nonzero(region)
@@ -152,7 +157,9 @@ def fit_card(
     if u1 - u0 < 0.5 * CARD_W_MM or v1 - v0 < 0.4 * CARD_H_MM:
         return None
     uc = _centre(u0, u1, CARD_W_MM, _covered_side(cover, region, axis=1))
-    vt = v1 - CARD_H_MM if _covered_side(cover, region, axis=0) < 0 else v0
+    hand = _covered_side(cover, region, axis=0)
+    short = v1 - v0 < CARD_H_MM - SHORT_TOP_MM
+    vt = v1 - CARD_H_MM if hand < 0 or (short and hand == 0) else v0
     return uc * c - vt * s, uc * s + vt * c, a
 
 

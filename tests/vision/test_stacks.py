@@ -133,3 +133,22 @@ def test_a_small_glare_on_a_bare_place_leaves_it_empty() -> None:
     seg = perfect(truth, view)
     spot = glared(seg, slice(30, 45), slice(20, 35))  # 30 × 30 mm at Jupiter: no card fits
     assert read_stacks(spot, view)[0].state is Found.EMPTY
+
+
+def test_art_taken_for_strips_does_not_add_cards() -> None:
+    """Art in bands (or rows of discs) that the network labels as two older cards' strips,
+    with their top edges: the top card's foot, on bare table, still places it."""
+    truth, view = scene({"luna": ["aja"]}, 5, messy=False)  # square to the grid, as cut
+    seg = perfect(truth, view)
+    parts, edges = seg.parts.copy(), seg.edges.copy()
+    rows, cols = np.nonzero(parts[Part.TOP] > 0.5)
+    top, left, right = int(rows.min()), int(cols.min()), int(cols.max()) + 1
+    art = slice(top + 6, top + 18)  # 12 to 36 mm down the card: two 12 mm "strips"
+    parts[:, art, left:right] = 0.0
+    parts[Part.STRIP, art, left:right] = 1.0
+    for row in (top + 6, top + 12):
+        edges[row, left:right] = 1.0
+    column = read_stacks(Segments(parts, edges), view)[2]
+    assert (column.state, column.depth) == (Found.STACK, 1)
+    assert column.quad_mm is not None
+    assert np.abs(column.quad_mm - corners_mm(truth, "luna")).max() < 3.0
