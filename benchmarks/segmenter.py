@@ -5,6 +5,10 @@ and its size.
 
     taskset -c 1 .venv/bin/python benchmarks/segmenter.py --scenes 40
 
+``--banded-art N`` also reads N scenes whose every top card's art is three other cards'
+top bands (:func:`vision.synth.cards.banded_face`): art the network may take for older
+cards' strips, on any table kind.
+
 Scenes come from seeds training never draws (970 000 on; training starts at 500 000 and
 draws fewer than 100 000). The camera is the benchmarks' usual one, not training's wider
 one. The independent renderer's frames are measured by ``benchmarks/vision_dev.py``.
@@ -21,6 +25,7 @@ from collections import Counter
 import numpy as np
 
 from engine.board import Location
+from engine.cards import ALL_IDS
 from vision import evaluate
 from vision.locate import Found
 from vision.segmenter import Segmenter, default_segmenter_path
@@ -31,6 +36,7 @@ from vision.synth.scene import SceneOptions, render
 from vision.view import View
 
 SEED = 970_000
+BANDED_SEED = 8_000_000  # the banded-art scenes' own seeds
 KINDS = (None, *tables.KINDS, tables.UNSEEN)
 
 
@@ -69,6 +75,37 @@ def measure(
     return c, cpu_ms
 
 
+def measure_banded(segmenter: Segmenter, scenes: int) -> Counter[str]:
+    """Count exact and how the rest are off, for stacks topped by a banded-art card."""
+    c: Counter[str] = Counter()
+    photos = cards.default_photo_dir()
+    for n in range(scenes):
+        rng = random.Random(BANDED_SEED + n)
+        layout = evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
+        faces = {}
+        for loc, stack in layout.items():
+            if stack:
+                others = [cards.card_face(k, "photo", photos) for k in rng.sample(ALL_IDS, 3)]
+                faces[f"banded-{loc}"] = cards.banded_face(
+                    cards.card_face(stack[-1], "photo", photos), others)
+                stack[-1] = f"banded-{loc}"
+        frame, truth = render(layout, rng, SceneOptions(
+            style="photo", photo_dir=photos, faces=faces, table=rng.choice(KINDS[:-1])))
+        view = View(truth.calibration)
+        for loc, column in zip(Location, read_stacks(segmenter(view.rectify(frame)), view),
+                               strict=True):
+            depth = len(layout[loc.value])
+            if truth.locations[loc.value].state != "card":
+                continue
+            c["count:n"] += 1
+            c["count:ok"] += (column.state, column.depth) == (Found.STACK, depth)
+            if column.state is Found.STACK and column.depth != depth:
+                c[f"off {column.depth - depth:+d}"] += 1
+            elif column.state is not Found.STACK:
+                c[f"read {column.state.value}"] += 1
+    return c
+
+
 def pct(c: Counter[str], key: str) -> str:
     return f"{100 * c[key + ':ok'] / max(c[key + ':n'], 1):.2f} %"
 
@@ -76,6 +113,8 @@ def pct(c: Counter[str], key: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=40, help="scenes per table kind")
+    parser.add_argument("--banded-art", type=int, default=0, metavar="N",
+                        help="also N scenes whose top cards' art looks like strips")
     args = parser.parse_args()
     path = default_segmenter_path()
     segmenter = Segmenter(path, threads=1)
@@ -91,6 +130,11 @@ def main() -> int:
               f"labelled right: {share}")
     print(f"segmenter CPU per frame, one thread: median {statistics.median(every):.2f} ms, "
           f"p95 {float(np.percentile(every, 95)):.2f} ms")
+    if args.banded_art:
+        c = measure_banded(segmenter, args.banded_art)
+        rest = ", ".join(f"{k} {v}" for k, v in sorted(c.items()) if ":" not in k)
+        print(f"  top cards with banded art, {args.banded_art} scenes: count exact "
+              f"{pct(c, 'count')} of {c['count:n']} stacks (the rest: {rest})")
     return 0
 
 

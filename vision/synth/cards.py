@@ -397,6 +397,24 @@ def card_face(card: str, style: str = "classic", photo_dir: Path | None = None) 
     return face
 
 
+BAND_MM = 12.0  # a cascade step: how much of an older card's top shows above the next
+
+
+def banded_face(face: np.ndarray, others: list[np.ndarray]) -> np.ndarray:
+    """``face`` with art that reads like a cascade: the top bands of ``others``, one under
+    another, from 13 % down the card (a hard case for counting a stack by its strips)."""
+    out = face.copy()
+    h, w = out.shape[:2]
+    band = round(h * BAND_MM / 88.0)
+    y = round(h * 0.13)
+    for other in others:
+        if y + band > h:
+            break
+        out[y : y + band] = cv2.resize(other, (w, h), interpolation=cv2.INTER_AREA)[:band]
+        y += band
+    return out
+
+
 _FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
