@@ -7,7 +7,9 @@ and its size.
 
 ``--banded-art N`` also reads N scenes whose every top card's art is three other cards'
 top bands (:func:`vision.synth.cards.banded_face`): art the network may take for older
-cards' strips, on any table kind.
+cards' strips, on any table kind. ``--blown-lamp N`` reads N scenes with a lamp whose
+reflection (25-60 mm, clipped flat white) lies over or beside one stack: how that stack
+reads (counted, hidden by the glare, empty, ...), and the other stacks' count.
 
 Scenes come from seeds training never draws (970 000 on; training starts at 500 000 and
 draws fewer than 100 000). The camera is the benchmarks' usual one, not training's wider
@@ -21,6 +23,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 
@@ -37,6 +40,7 @@ from vision.view import View
 
 SEED = 970_000
 BANDED_SEED = 8_000_000  # the banded-art scenes' own seeds
+BLOWN_SEED = 7_000_000  # the blown-lamp scenes' own seeds
 KINDS = (None, *tables.KINDS, tables.UNSEEN)
 
 
@@ -106,6 +110,35 @@ def measure_banded(segmenter: Segmenter, scenes: int) -> Counter[str]:
     return c
 
 
+def measure_blown(segmenter: Segmenter, scenes: int) -> Counter[str]:
+    """How the stack under a blown-out lamp reads, and the count of the others."""
+    c: Counter[str] = Counter()
+    photos = cards.default_photo_dir()
+    for n in range(scenes):
+        rng = random.Random(BLOWN_SEED + n)
+        layout = evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
+        lit = rng.choice([loc for loc, stack in layout.items() if stack])
+        options = SceneOptions(style="photo", photo_dir=photos)
+        _, plain = render(layout, random.Random(BLOWN_SEED + n), replace(options, capture=False))
+        x, y = np.asarray(plain.locations[lit].quads_mm[-1]).mean(axis=0)
+        lamp = (float(x) + rng.uniform(-30, 30), float(y) + rng.uniform(-40, 40),
+                rng.uniform(25, 60))
+        frame, truth = render(layout, random.Random(BLOWN_SEED + n), replace(
+            options, lamp=lamp, lamp_strength=evaluate.BLOWN_LAMP))
+        view = View(truth.calibration)
+        for loc, column in zip(Location, read_stacks(segmenter(view.rectify(frame)), view),
+                               strict=True):
+            if truth.locations[loc.value].state != "card":
+                continue
+            exact = (column.state, column.depth) == (Found.STACK, len(layout[loc.value]))
+            which = "lit" if loc.value == lit else "other"
+            c[f"{which}:n"] += 1
+            c[f"{which}:ok"] += exact
+            if which == "lit" and not exact:
+                c[column.reason or f"read {column.state.value}"] += 1
+    return c
+
+
 def pct(c: Counter[str], key: str) -> str:
     return f"{100 * c[key + ':ok'] / max(c[key + ':n'], 1):.2f} %"
 
@@ -115,6 +148,8 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=40, help="scenes per table kind")
     parser.add_argument("--banded-art", type=int, default=0, metavar="N",
                         help="also N scenes whose top cards' art looks like strips")
+    parser.add_argument("--blown-lamp", type=int, default=0, metavar="N",
+                        help="also N scenes with a lamp's clipped reflection at one stack")
     args = parser.parse_args()
     path = default_segmenter_path()
     segmenter = Segmenter(path, threads=1)
@@ -135,6 +170,12 @@ def main() -> int:
         rest = ", ".join(f"{k} {v}" for k, v in sorted(c.items()) if ":" not in k)
         print(f"  top cards with banded art, {args.banded_art} scenes: count exact "
               f"{pct(c, 'count')} of {c['count:n']} stacks (the rest: {rest})")
+    if args.blown_lamp:
+        c = measure_blown(segmenter, args.blown_lamp)
+        rest = "; ".join(f"{k} {v}" for k, v in sorted(c.items()) if ":" not in k)
+        print(f"  a blown-out lamp at one stack, {args.blown_lamp} scenes: that stack counted "
+              f"exact {pct(c, 'lit')} of {c['lit:n']} (the rest: {rest}); the other stacks "
+              f"{pct(c, 'other')} of {c['other:n']}")
     return 0
 
 
