@@ -48,7 +48,7 @@ class Segments:
 
     parts: np.ndarray  # (4, h, w) float32
     edges: np.ndarray  # (h, w) float32
-    blown: np.ndarray | None = None  # (h, w): share of the view's pixels clipped white
+    blown: np.ndarray | None = None  # (h, w): 1.0 where a reflection blows it out (blown())
 
     @property
     def card(self) -> np.ndarray:

@@ -8,6 +8,10 @@ its outline is a card-sized rectangle fitted to that region, from the sides that
 (a hand over the card's foot hides its bottom edge, and then its top edge, next to the
 strip above it, places it). The count is the number of card top edges from where the
 stack starts down to the top card's own.
+
+A lamp's reflection that the camera clips flat white (:func:`vision.segmenter.blown`) is
+no hand; where it is large enough to hide a card, the location reads hidden by the glare,
+never empty.
 """
 
 from __future__ import annotations
