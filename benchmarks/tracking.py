@@ -175,7 +175,7 @@ def perceiver(script: Script, seed: int, args: argparse.Namespace) -> Perceive:
 
 
 def through_vision(seed: int, table: str | None = None,
-                   lamp: tuple[float, float, float] | None = None) -> Perceive:
+                   lamp: tuple[float, ...] | None = None) -> Perceive:
     """The camera path: synthetic frames → scanner → stabiliser → the tracker's views."""
     from device.perception import Perception, ScriptedCamera, camera_perceiver
     from vision.scanner import TableScanner
@@ -183,8 +183,12 @@ def through_vision(seed: int, table: str | None = None,
 
     perception = Perception(TableScanner(), Stabilizer())
     perception.strips.read = timed(perception.strips.read)  # type: ignore[method-assign]
-    return counting_unread(camera_perceiver(perception,
-                                            ScriptedCamera(seed=seed, table=table, lamp=lamp)))
+    camera = ScriptedCamera(seed=seed, table=table)
+    if lamp is not None:
+        camera = replace(camera, lamp=(lamp[0], lamp[1], lamp[2]))
+        if len(lamp) > 3:
+            camera = replace(camera, lamp_strength=lamp[3])
+    return counting_unread(camera_perceiver(perception, camera))
 
 
 STRIP_MS: list[float] = []  # CPU time of each stack's strips read (once per change there)
@@ -465,7 +469,8 @@ def main() -> None:
                         help="through generated frames, the scanner and the stabiliser")
     parser.add_argument("--table", help="--camera: a table kind of vision.synth.tables")
     parser.add_argument("--lamp", type=lambda s: tuple(float(v) for v in s.split(",")),
-                        help="--camera: a fixed lamp reflection X,Y,R (play-area mm)")
+                        help="--camera: a fixed lamp reflection X,Y,R[,STRENGTH] (play-area "
+                             "mm; a strength above 1 clips its middle flat white)")
     parser.add_argument("--views", type=Path, metavar="DIR",
                         help="with --camera: record each game's views in DIR; without: "
                              "track the views recorded there (no frames drawn)")

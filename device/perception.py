@@ -137,9 +137,12 @@ class ScriptedCamera:
     drift_period_s: float = 90.0  # the light's slow swing, ±20 %
     table: str | None = None  # a table kind of vision.synth.scene (None: its default)
     lamp: tuple[float, float, float] | None = None  # a lamp's fixed reflection: x, y, r mm
+    lamp_strength: float = 0.8  # above 1 its middle is clipped flat white
     t: float = 0.0
     _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
+    _lamp_px: tuple[tuple[float, float], float] | None = field(
+        default=None, init=False, repr=False, compare=False)  # centre and radius, pixels
 
     def frames(self, layout: Layout, hands_over: tuple[str, ...] = (),
                covered: tuple[str, ...] = ()) -> Iterator[tuple[np.ndarray, float]]:
@@ -161,6 +164,9 @@ class ScriptedCamera:
         rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
         gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
         frame = cv2.convertScaleAbs(self._scene(layout, hands, covered), alpha=gain)
+        if self._lamp_px is not None:  # after the room's light: the sensor clips it so
+            (x, y), radius = self._lamp_px
+            frame = effects.lamp(frame, (x, y), radius, self.lamp_strength)
         return effects.noise(frame, rng, 5.0)
 
     def _scene(self, layout: Layout, hands: tuple[str, ...],
@@ -174,13 +180,17 @@ class ScriptedCamera:
             return self._last[1]
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
                   for loc, stack in zip(LOCATIONS, layout, strict=True)}
-        # A table kind or a lamp only when asked for, so the scene's defaults stay so.
-        kind: dict[str, Any] = {k: v for k, v in (("table", self.table), ("lamp", self.lamp))
-                                if v is not None}
+        # A table kind only when asked for, so the scene's defaults stay so.
+        kind: dict[str, Any] = {"table": self.table} if self.table is not None else {}
         options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
                                      hands=hands, objects=covered, glare=0.0, **kind)
-        frame, _ = scene.render(stacks, random.Random(self.seed), options)
+        frame, truth = scene.render(stacks, random.Random(self.seed), options)
+        if self.lamp is not None:  # drawn on each frame, over the light (see _frame)
+            x, y, r = self.lamp
+            centre, rim = truth.calibration.to_pixels(np.array([[x, y], [x + r, y]]))
+            self._lamp_px = ((float(centre[0]), float(centre[1])),
+                             float(np.linalg.norm(rim - centre)))
         # The stream's compression, once per drawn table: a JPEG round trip takes as
         # long as reading the frame, and the light and the sensor noise still differ
         # from frame to frame after it.

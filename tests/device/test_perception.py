@@ -51,3 +51,23 @@ def test_nothing_readable_anywhere_is_no_view() -> None:
     dark = {name: Stable("unknown", unread_for=9.0)
             for name in ("jupiter", "mars", "luna", "institute")}
     assert view_from_stable(dark) is None
+
+
+def test_the_scripted_cameras_blown_lamp_stays_clipped_as_the_light_dims() -> None:
+    """A reflection the sensor clips is drawn over the room's light: flat white in every
+    frame, also when the light's drift darkens the rest (its gain at 0.8 here)."""
+    import numpy as np
+
+    from device.perception import ScriptedCamera
+
+    layout = ((), (), (("eo", False),), ())
+    camera = ScriptedCamera(seed=0, lamp=(205.0, 90.0, 30.0), lamp_strength=1.6,
+                            drift_period_s=4.0, still_frames=31)  # t = 3 s: gain 0.8
+    frames = [frame for frame, _t in camera.frames(layout)]
+    first, last = frames[0], frames[-1]  # the light's gain about 1.03, then 0.80
+    assert camera._lamp_px is not None
+    (x, y), _radius = camera._lamp_px
+    spot = last[round(y) - 2 : round(y) + 3, round(x) - 2 : round(x) + 3]
+    assert np.median(spot.min(axis=2)) >= 245
+    corner = (slice(0, 100), slice(0, 100))  # bare table far from the lamp: it did dim
+    assert last[corner].mean() < 0.85 * first[corner].mean()
