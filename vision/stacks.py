@@ -162,7 +162,9 @@ def fit_card(
         return None
     uc = _centre(u0, u1, CARD_W_MM, _covered_side(cover, region, axis=1))
     hand = _covered_side(cover, region, axis=0)
-    short = v1 - v0 < CARD_H_MM - SHORT_TOP_MM
+    # From the foot only onto the play area: no stack starts above it (a region cut
+    # there runs off the picture, it is not a card short).
+    short = v1 - v0 < CARD_H_MM - SHORT_TOP_MM and v1 - CARD_H_MM >= 0.0
     vt = v1 - CARD_H_MM if hand < 0 or (short and hand == 0) else v0
     return uc * c - vt * s, uc * s + vt * c, a
 
@@ -234,6 +236,8 @@ def edge_peaks(seg: Segments, view: View, xc: float, card_top: float) -> list[fl
     ``card_top``: the profile's local peaks at least :data:`EDGE_PEAK` strong, at least
     :data:`EDGE_GAP_MM` apart (the stronger kept)."""
     ys = np.arange(0.0, card_top + OWN_EDGE_MM + 0.01, 0.5)
+    if ys.size < 3:  # a top card placed above the play area: no edges to look for
+        return []
     profile = edge_profile(seg, view, xc, ys)
     peak = np.zeros(ys.size, bool)
     peak[1:-1] = (profile[1:-1] >= profile[:-2]) & (profile[1:-1] >= profile[2:])

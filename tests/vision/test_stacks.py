@@ -13,7 +13,7 @@ from engine.board import Location
 from engine.cards import ALL_IDS
 from vision.locate import REACHES_OFF, Found
 from vision.segmenter import Segments
-from vision.stacks import COVERED, GLARE, HAND_OVER_TOP, read_stacks
+from vision.stacks import COVERED, GLARE, HAND_OVER_TOP, edge_peaks, read_stacks
 from vision.synth.labels import Part, label_maps
 from vision.synth.scene import SceneOptions, SceneTruth, render
 from vision.view import View
@@ -152,3 +152,9 @@ def test_art_taken_for_strips_does_not_add_cards() -> None:
     assert (column.state, column.depth) == (Found.STACK, 1)
     assert column.quad_mm is not None
     assert np.abs(column.quad_mm - corners_mm(truth, "luna")).max() < 3.0
+
+
+def test_no_edges_are_looked_for_above_the_play_area() -> None:
+    truth, view = scene({"luna": ["aja"]}, 5)
+    seg = perfect(truth, view)
+    assert edge_peaks(seg, view, 205.0, -20.0) == []  # no crash, nothing found
