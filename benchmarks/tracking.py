@@ -28,6 +28,11 @@ card)::
     .venv/bin/python benchmarks/tracking.py --unreadable 0.02
     .venv/bin/python benchmarks/tracking.py --empty-unread
 
+``--blind LOCATION`` never reads that location all game (a lamp's reflection nobody
+moves): the tracker has only the table's answers there::
+
+    .venv/bin/python benchmarks/tracking.py --blind luna --games 10 --solo-games 5
+
 ``--camera`` replays through the real camera path instead: every change of the table is
 drawn frame by frame by the scene generator (hands over the changing locations first,
 then the still table, slow lighting drift, sensor noise, JPEG), scanned by the committed
@@ -69,6 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import random
 from dataclasses import replace
 
+from engine.board import Location
 from engine.tracking import Unread
 from engine.tracking.replay import (
     Perceive,
@@ -167,6 +173,8 @@ def perceiver(script: Script, seed: int, args: argparse.Namespace) -> Perceive:
               strip_camera if args.strips else perfect_camera)
     if args.empty_unread:
         camera = empty_unread(camera)
+    if args.blind is not None:  # one location never read, all game long
+        camera = counting_unread(hiding(camera, [(args.blind, 0, len(script.moments))]))
     if args.unreadable:
         stretches = random_stretches(len(script.moments), args.unreadable,
                                      random.Random(seed), STRETCH)
@@ -461,6 +469,9 @@ def main() -> None:
                         help="share of views with one stack's count one off (perfect camera)")
     parser.add_argument("--unreadable", type=float, default=0.0,
                         help="chance a stretch of an unreadable location begins at a change")
+    parser.add_argument("--blind", type=Location, metavar="LOCATION",
+                        help="the perfect camera never reads this location (a lamp left "
+                             "over it all game)")
     parser.add_argument("--empty-unread", action="store_true",
                         help="empty locations read as unreadable all game (perfect camera)")
     parser.add_argument("--strips", action="store_true",
