@@ -253,7 +253,8 @@ def games_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
             parts.append(f"{'calibrated' if calibrated else 'not calibrated'}: top "
                          f"{pct(c['top'] / c['n'])}, count {pct(c['depth'] / c['n'])}, empty "
                          f"{empty} (n={c['empty:n']}), wrong card {c['wrong']} (a card settled "
-                         f"earlier held while unreadable: {c['stale']}), unsettled "
+                         f"earlier held while the camera reads otherwise: {c['stale']}), "
+                         f"unsettled "
                          f"{c['unsettled']} of {c['n']}")
         lines.append(f"- {name}: " + "; ".join(parts))
     lines.append(f"- a still game's frames once the reference is known (most answered by the "

@@ -268,10 +268,11 @@ class Settled:
             if s.depth != t.depth:  # type: ignore[attr-defined]
                 c[f"off{s.depth - t.depth:+d}"] += 1  # type: ignore[attr-defined]
             named = s.state is Sight.CARD and s.top != t.top  # type: ignore[attr-defined]
-            # The card last settled, held while the location reads nothing (unknown or
-            # covered): stale, not misread (the device passes such a location on as unread
-            # once it has been so for a while, see device.perception).
-            stale = named and r.state in (Sight.UNKNOWN, Sight.OCCLUDED)
+            # The card last settled, held while the camera reads something else (nothing,
+            # under glare or a hand, or the new card, not settled yet): stale, not
+            # misread. The device passes a location read no more on as unread once it
+            # has been so for a while (device.perception).
+            stale = named and (r.state, r.top) != (s.state, s.top)  # type: ignore[attr-defined]
             c["wrong"] += named and not stale
             c["stale"] += stale
             now = (r.state, r.top)
