@@ -122,7 +122,9 @@ def _print(path: Path, elapsed_ms: float, reading, as_json: bool) -> None:  # ty
     print(f"{path}  ({elapsed_ms:.1f} ms)")
     for name, loc in locations.items():
         what = loc["top"] or loc["state"]
-        print(f"  {name:<10} {what:<24} depth {loc['depth']}  confidence {loc['confidence']:.2f}")
+        why = reading.locations[name].reason  # why it is occluded: not in the JSON contract
+        print(f"  {name:<10} {what:<24} depth {loc['depth']}  confidence {loc['confidence']:.2f}"
+              + (f"  ({why})" if why else ""))
 
 
 def run_markers(args: argparse.Namespace) -> int:

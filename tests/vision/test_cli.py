@@ -102,3 +102,21 @@ def test_bad_input_exits_2_with_one_line(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
+
+
+def test_table_scan_says_why_a_location_is_occluded(tmp_path: Path, capsys) -> None:
+    """Without --json each occluded location gives its reason: a lamp's reflection the
+    camera clips white over Luna's only card."""
+    layout = {"mars": ["aja"], "luna": ["eo"]}
+    _, plain = render(layout, random.Random(3), SceneOptions(capture=False))
+    x, y = plain.locations["luna"].quads_mm[-1].mean(axis=0)
+    frame, _ = render(layout, random.Random(3), SceneOptions(
+        lamp=(float(x), float(y), 60.0), lamp_strength=1.6))
+    path = tmp_path / "lamp.jpg"
+    cv2.imwrite(str(path), frame)
+    assert main(["table", "scan", str(path)]) == 0
+    out = capsys.readouterr().out
+    luna = next(line for line in out.splitlines() if line.strip().startswith("luna"))
+    assert "occluded" in luna and "(a lamp's reflection hides the location)" in luna
+    mars = next(line for line in out.splitlines() if line.strip().startswith("mars"))
+    assert "aja" in mars and "(" not in mars.split("confidence")[1]
