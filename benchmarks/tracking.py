@@ -90,6 +90,17 @@ from engine.tracking.script import Moment, Script, write_script
 STRETCH = (3, 8)  # changes of the table a location stays unreadable (--unreadable)
 
 
+def lamp_option(text: str) -> tuple[float, ...]:
+    """``--lamp X,Y,R[,STRENGTH]``: three or four numbers, a positive radius."""
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not numbers: {text!r}") from None
+    if len(values) not in (3, 4) or values[2] <= 0:
+        raise argparse.ArgumentTypeError("give X,Y,R or X,Y,R,STRENGTH (mm), R above 0")
+    return values
+
+
 def run(kind: str, seeds: range, args: argparse.Namespace) -> list[Report]:
     """Replay the scripted games of ``kind`` ("3-player" or "solo") with these seeds."""
     reports = []
@@ -479,7 +490,7 @@ def main() -> None:
     parser.add_argument("--camera", action="store_true",
                         help="through generated frames, the scanner and the stabiliser")
     parser.add_argument("--table", help="--camera: a table kind of vision.synth.tables")
-    parser.add_argument("--lamp", type=lambda s: tuple(float(v) for v in s.split(",")),
+    parser.add_argument("--lamp", type=lamp_option,
                         help="--camera: a fixed lamp reflection X,Y,R[,STRENGTH] (play-area "
                              "mm; a strength above 1 clips its middle flat white)")
     parser.add_argument("--views", type=Path, metavar="DIR",
