@@ -23,6 +23,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -30,12 +31,12 @@ import numpy as np
 from engine.board import Location
 from engine.cards import ALL_IDS
 from vision import evaluate
-from vision.locate import Found
+from vision.locate import Column, Found
 from vision.segmenter import Segmenter, default_segmenter_path
 from vision.stacks import read_stacks
 from vision.synth import cards, tables
 from vision.synth.labels import Part, label_maps
-from vision.synth.scene import SceneOptions, render
+from vision.synth.scene import SceneOptions, SceneTruth, render
 from vision.view import View
 
 SEED = 970_000
@@ -79,6 +80,19 @@ def measure(
     return c, cpu_ms
 
 
+def _card_stacks(
+    segmenter: Segmenter, frame: np.ndarray, truth: SceneTruth
+) -> Iterator[tuple[Location, Column, int]]:
+    """Each location whose truth is a stack with its top card showing: the column read
+    from the segmenter's maps, and the true depth."""
+    view = View(truth.calibration)
+    columns = read_stacks(segmenter(view.rectify(frame)), view)
+    for loc, column in zip(Location, columns, strict=True):
+        t = truth.locations[loc.value]
+        if t.state == "card":
+            yield loc, column, t.depth
+
+
 def measure_banded(segmenter: Segmenter, scenes: int) -> Counter[str]:
     """Count exact and how the rest are off, for stacks topped by a banded-art card."""
     c: Counter[str] = Counter()
@@ -95,12 +109,7 @@ def measure_banded(segmenter: Segmenter, scenes: int) -> Counter[str]:
                 stack[-1] = f"banded-{loc}"
         frame, truth = render(layout, rng, SceneOptions(
             style="photo", photo_dir=photos, faces=faces, table=rng.choice(KINDS[:-1])))
-        view = View(truth.calibration)
-        for loc, column in zip(Location, read_stacks(segmenter(view.rectify(frame)), view),
-                               strict=True):
-            depth = len(layout[loc.value])
-            if truth.locations[loc.value].state != "card":
-                continue
+        for _loc, column, depth in _card_stacks(segmenter, frame, truth):
             c["count:n"] += 1
             c["count:ok"] += (column.state, column.depth) == (Found.STACK, depth)
             if column.state is Found.STACK and column.depth != depth:
@@ -125,12 +134,8 @@ def measure_blown(segmenter: Segmenter, scenes: int) -> Counter[str]:
                 rng.uniform(25, 60))
         frame, truth = render(layout, random.Random(BLOWN_SEED + n), replace(
             options, lamp=lamp, lamp_strength=evaluate.BLOWN_LAMP))
-        view = View(truth.calibration)
-        for loc, column in zip(Location, read_stacks(segmenter(view.rectify(frame)), view),
-                               strict=True):
-            if truth.locations[loc.value].state != "card":
-                continue
-            exact = (column.state, column.depth) == (Found.STACK, len(layout[loc.value]))
+        for loc, column, depth in _card_stacks(segmenter, frame, truth):
+            exact = (column.state, column.depth) == (Found.STACK, depth)
             which = "lit" if loc.value == lit else "other"
             c[f"{which}:n"] += 1
             c[f"{which}:ok"] += exact
