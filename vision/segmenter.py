@@ -11,6 +11,7 @@ its maps by :mod:`vision.stacks`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -61,7 +62,7 @@ class Segments:
         out: np.ndarray = self.parts[Part.TOP]
         return out
 
-    @property
+    @cached_property  # read several times per column: the white is taken out once
     def cover(self) -> np.ndarray:
         """Probability of a hand or an object, none where the camera saw flat white (a
         blown-out reflection the network may take for a hand: it hides the card under
