@@ -38,7 +38,10 @@ def write_training(
     minutes: float,
     cpu_minutes: float | None = None,
 ) -> None:
-    """Rewrite the card's training part; keep the last measured figures."""
+    """Rewrite the card's training part (open set, reproduce command, timing, size).
+
+    A card that exists keeps everything else: its measured figures and the sections
+    written by hand (the second look, honest limits, the independent frames)."""
     path = card_path()
     command = (
         f"nice -n 10 python -m vision.train --steps {args.steps} --batch {args.batch} "
@@ -65,7 +68,26 @@ def write_training(
         open_set=open_set_text(args.out),
         measured=f"{START}\n{_measured_section(path)}\n{END}",
     )
+    if path.is_file():
+        text = _keep_the_rest(path.read_text(), text)
     path.write_text(text)
+
+
+def _section(text: str, title: str) -> re.Pattern[str]:
+    return re.compile(rf"## {re.escape(title)}\n.*?(?=^## |\Z)", re.S | re.M)
+
+
+def _keep_the_rest(card: str, fresh: str) -> str:
+    """``card`` with the sections a training run decides taken from ``fresh``."""
+    for title in ("Open set", "Reproduce"):
+        found = _section(fresh, title).search(fresh)
+        assert found is not None  # the template has both
+        old = _section(card, title).search(card)
+        if old is not None:
+            card = card[: old.start()] + found.group(0) + card[old.end() :]
+    size = re.search(r"\(\d+\.\d+ MB\)", fresh)
+    assert size is not None
+    return re.sub(r"\(\d+\.\d+ MB\)", size.group(0), card, count=1)
 
 
 def open_set_text(model_path: Path | None = None) -> str:
@@ -167,10 +189,11 @@ copes with a card design the embedder never saw.
 Every crop is made the way the scanner makes one: the card is laid on a table texture
 (wood, felt, paint) at 2.0–3.8 camera px/mm, optionally in a sleeve (coloured or clear
 rim, sheen), then lit (gain 0.5–1.4, light gradient, white balance 0.8–1.2 per channel),
-shadowed (30%), glared (35%), blurred (gaussian σ ≤ 1.4 or motion), noised (σ ≤ 8),
-JPEG-compressed (quality 45–95), and cut out through outlines with the locator's
-typical error (shift ±3 mm, scale 0.95–1.05, corner wobble σ 1 mm, rotation ±2.5°);
-four such cuts are taken from each simulated capture.
+shadowed (30%), glared (35%; half of the reflections clip a patch of the card flat
+white, as a sensor clips a lamp brighter than its range), blurred (gaussian σ ≤ 1.4 or
+motion), noised (σ ≤ 8), JPEG-compressed (quality 45–95), and cut out through outlines
+with the locator's typical error (shift ±3 mm, scale 0.95–1.05, corner wobble σ 1 mm,
+rotation ±2.5°); four such cuts are taken from each simulated capture.
 
 ## Reproduce
 

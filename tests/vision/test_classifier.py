@@ -56,6 +56,36 @@ def test_postprocess_open_set_rules() -> None:
     assert [g.face_down for g in got] == [False, False, False, True]
 
 
+def test_a_name_leading_by_less_than_the_verify_bar_waits_for_the_second_look() -> None:
+    labels = ("a", "b", "c")
+    scores = np.array([[0.9, 0.85, 0.1], [0.9, 0.5, 0.1]])
+    special = np.array([[0.1], [0.1]])
+    got = postprocess(
+        scores, special, labels, min_score=0.5, min_margin=0.02, shortlist=2, verify_margin=0.12
+    )
+    # The first leads by 0.05: unsure, its two likeliest cards handed on; the second stands.
+    assert got[0].card is None and got[0].candidates == ("a", "b")
+    assert got[1].card == "a" and got[1].candidates == ()
+    # Without the bar (a model with no second look) the model's own margin decides.
+    assert postprocess(scores, special, labels, min_score=0.5, min_margin=0.02)[0].card == "a"
+
+
+def test_the_committed_model_verifies_weak_names_because_it_carries_a_second_look(
+    classifier,
+) -> None:
+    scores = np.zeros((1, len(classifier.labels)), np.float32)
+    scores[0, :2] = (0.9, 0.85)  # clears the model's own bars, not the verify bar
+    special = np.zeros((1, 2), np.float32)
+    classifier.run = lambda crops, outputs=None: {  # type: ignore[method-assign]
+        "scores": scores, "special": special, "embedding": np.zeros((1, 128), np.float32)
+    }
+    try:
+        [got] = classifier.identify([np.zeros((88, 64, 3), np.uint8)])
+    finally:
+        del classifier.run
+    assert got.card is None and got.candidates[:2] == classifier.labels[:2]
+
+
 def test_preprocess_is_nchw_float() -> None:
     batch = preprocess([np.zeros((88, 64, 3), np.uint8)] * 2)
     assert batch.shape == (2, 3, 88, 64) and batch.dtype == np.float32

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from engine.cards import ALL_IDS
-from vision.synth import cards, tables
+from vision.synth import cards, effects, tables
+from vision.synth.crops import capture
 from vision.synth.scene import FOREIGN, SceneOptions, render
 
 
@@ -115,6 +116,25 @@ def test_a_lamp_washes_out_its_place_and_nothing_far_from_it() -> None:
     x, y = truth.calibration.to_pixels(np.array([[164.0, 100.0]]))[0].astype(int)
     assert int(b[y, x].mean()) > int(a[y, x].mean()) + 60
     assert np.array_equal(a[:20, :20], b[:20, :20])
+
+
+def test_a_reflection_brighter_than_the_sensor_clips_flat_white() -> None:
+    grey = np.full((60, 60, 3), 120, np.uint8)
+    blown = effects.glare(grey, random.Random(1), (30.0, 30.0), 10.0, strength=2.0)
+    soft = effects.glare(grey, random.Random(1), (30.0, 30.0), 10.0)
+    assert (blown[28:33, 28:33] == 255).all()  # the middle clipped, as a sensor clips
+    assert blown[0, 0].tolist() == [120, 120, 120]  # far from it, nothing
+    assert soft.max() < 255  # the default reflection washes out, never clips
+
+
+def test_some_training_captures_carry_a_clipped_reflection() -> None:
+    rng = random.Random(3)
+    face = cards.card_face("aja", "classic")
+    clipped = sum(
+        int(((capture(face, rng) >= 250).all(axis=2)).mean() > 0.05) for _ in range(200)
+    )
+    # Glare on 35 % of captures, half of it brighter than the sensor: about 17 %.
+    assert 10 <= clipped <= 70
 
 
 def test_a_wide_lens_shrinks_the_far_side_more() -> None:

@@ -164,8 +164,13 @@ def _degrade(patch: np.ndarray, rng: random.Random, corners_px: np.ndarray) -> n
         patch = effects.shadow(patch, rng)
     if rng.random() < 0.35:
         x, y = corners_px[rng.randrange(4)] * rng.uniform(0.3, 1.0) + corners_px.mean(0) * 0.3
+        # Half the reflections are brighter than the sensor's range and clip a patch of
+        # the card flat white: the embedder must name a card from what the white leaves.
+        blown = rng.random() < 0.5
+        strength = rng.uniform(1.0, 2.5) if blown else rng.uniform(0.35, 0.9)
+        radius = rng.uniform(0.1, 0.4) if blown else rng.uniform(0.08, 0.3)
         patch = effects.glare(
-            patch, rng, (float(x), float(y)), rng.uniform(0.08, 0.3) * patch.shape[0]
+            patch, rng, (float(x), float(y)), radius * patch.shape[0], strength
         )
     patch = effects.blur(patch, rng, 1.4)
     patch = effects.noise(patch, rng, 8.0)

@@ -94,13 +94,17 @@ def glare(
     rng: random.Random,
     centre: tuple[float, float] | None = None,
     radius: float | None = None,
+    strength: float | None = None,
 ) -> np.ndarray:
-    """A specular highlight: an elliptical gaussian blob that washes colours out to white."""
+    """A specular highlight: an elliptical gaussian blob that washes colours out to white.
+
+    ``strength`` (default 0.35–0.9 at random) above 1 blows the blob's middle out to flat
+    white, as a camera's sensor clips a reflection brighter than its range."""
     h, w = img.shape[:2]
     cx, cy = centre or (rng.uniform(0, w), rng.uniform(0, h))
     r = radius or rng.uniform(0.05, 0.25) * max(h, w)
     stretch = rng.uniform(0.4, 1.0)
-    strength = rng.uniform(0.35, 0.9)
+    strength = strength if strength is not None else rng.uniform(0.35, 0.9)
     x0, x1 = max(int(cx - 3 * r), 0), min(int(cx + 3 * r) + 1, w)
     y0, y1 = max(int(cy - 3 * r * stretch), 0), min(int(cy + 3 * r * stretch) + 1, h)
     out = img.copy()
@@ -108,7 +112,7 @@ def glare(
         return out
     gx = np.exp(-(((np.arange(x0, x1, dtype=np.float32) - cx) / r) ** 2))
     gy = np.exp(-(((np.arange(y0, y1, dtype=np.float32) - cy) / (r * stretch)) ** 2))
-    amount = (strength * gy[:, None] * gx[None, :])[:, :, None]
+    amount = np.minimum(strength * gy[:, None] * gx[None, :], 1.0)[:, :, None]
     roi = out[y0:y1, x0:x1].astype(np.float32)
     out[y0:y1, x0:x1] = (roi * (1 - amount) + 255 * amount).astype(np.uint8)
     return out
