@@ -155,7 +155,7 @@ def _fill_lead(option: Lead, state: GameState, view: TableView, touched: Touched
     top = top_named(view[option.location.pos])
     if option.location not in touched.grew | touched.changed and not _deployed_unseen(
             option, state, top, unseen):
-        return []
+        return _moved_on_unseen(option, state, view, touched, unseen)
     if option.card is None:
         # A card already on the table was not deployed (it was moved, or one slid in
         # under it: the count grew under a top the camera already knew).
@@ -174,6 +174,18 @@ def _deployed_unseen(option: Lead, state: GameState, top: str | None,
     location = option.location
     return (location in unseen and top is not None and option.card in (None, top)
             and all(slot.card != top for slot in state.stack_at(location)))
+
+
+def _moved_on_unseen(option: Lead, state: GameState, view: TableView, touched: Touched,
+                     unseen: frozenset[Location]) -> list[Event]:
+    """Deploys at a location the camera could not read for a while of a card now new on
+    top elsewhere: its ability may have moved it there before the location was read
+    again, leaving that location as it was (a Musician, say). Only the end was seen."""
+    if option.location not in unseen:
+        return []
+    new_tops = {top_named(view[loc.pos]) for loc in touched.grew | touched.changed}
+    return [Lead(card, option.location) for card in sorted(c for c in new_tops if c)
+            if option.card in (None, card) and not _on_table(state, card)]
 
 
 def _fill_place(option: Place, view: TableView, touched: Touched) -> list[Event]:

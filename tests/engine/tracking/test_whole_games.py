@@ -385,3 +385,11 @@ def _times_emptied(script: Script) -> int:
                          if old and not new)
         before = moment.layout
     return count
+
+
+def test_a_card_deployed_unseen_that_moves_itself_away_is_found() -> None:
+    """Seed 5 with The Institute unread while Musician is deployed there and its ability
+    moves it to Luna: the Institute reads as before, Luna shows Musician new on top. A
+    deploy straight to Luna explains that view too, but leaves the game where the next
+    ones cannot follow (the tracker stalled there before such a deploy was tried)."""
+    blind_stretch(seed=5, at=Location.INSTITUTE, moment=16, changes=4, asks=LOCATION)
