@@ -15,7 +15,8 @@ from vision.model_card import card_path
 
 def test_open_set_section_matches_the_model(classifier) -> None:
     text = card_path().read_text()
-    section = text[text.index("## Open set") : text.index("## Training data")]
+    start = text.index("## Open set")
+    section = text[start : text.index("\n## ", start)]
     bold = re.findall(r"\*\*(-?[0-9.]+)\*\*", section)
     meta = classifier.metadata
     assert bold == [
