@@ -34,8 +34,8 @@ PIXEL_DIM = BACK_GRID[0] * BACK_GRID[1] * 3
 BAR_CAPTURES = 60  # simulated captures of a card back that set its score bar
 SHORTLIST = 6  # the likeliest cards an unsure answer hands to the second look
 # A name that leads the runner-up (or bare table) by less than this goes to the second
-# look before it is believed, when the model carries one. The embedder's own bar is fitted
-# on single clean captures; a scan tries several outlines per location and meets glare
+# look before it is believed, when the model carries one. The model's own bars are fitted
+# on one outline per capture; a scan tries several outlines per location and meets glare
 # that clips part of a card, and there the names it gets wrong all lead by less than
 # this (own held-out scenes, seeds apart from the benchmarks'; models/MODEL_CARD.md).
 VERIFY_MARGIN = 0.12
