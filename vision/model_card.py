@@ -63,8 +63,7 @@ def write_training(
         false=100 * chosen["false"],
         cpu=""
         if cpu_minutes is None
-        else f" and {cpu_minutes:.1f} CPU-minutes in all (about "
-        f"{cpu_minutes / 2:.0f} minutes on two cores of its own)",
+        else f", {cpu_minutes:.1f} CPU-minutes in all",
         open_set=open_set_text(args.out),
         measured=f"{START}\n{_measured_section(path)}\n{END}",
     )
@@ -204,7 +203,8 @@ pip install -e '.[train]'      # torch==2.13.0 (CPU), tqdm
 
 {classes} classes, {steps} steps of {batch} crops, AdamW + one-cycle LR, CosFace
 (s = 20, m = 0.25) plus outlier exposure; seeded. This run took {minutes:.1f} minutes of
-wall-clock time on this machine's 2 cores, shared with other work at nice 10{cpu}.
+wall-clock time on this machine's 2 cores{cpu} (whatever else ran beside it slows the
+clock, not the CPU-minutes).
 
 ## Measured
 
