@@ -98,6 +98,9 @@ class Tracker:
     _keep_view: bool = False  # ... and keeps the latest view, which it explains
     # Where a roll settled a reading NEXT may still overturn: anchor, own events, evidence.
     _before_roll: tuple[int, list[Event], list[TableView | Button]] | None = None
+    # DIE pressed on a turn nothing readable showed yet, while these locations were
+    # unread: the move was likelier made there than seen later elsewhere (see press).
+    _die_unread: frozenset[Location] = frozenset()
 
     # --- inputs -------------------------------------------------------------------
 
@@ -109,6 +112,7 @@ class Tracker:
         self.question = None
         self._before_roll = None
         self._explained = None
+        self._die_unread = frozenset()
 
     def observe(self, game: Game, view: TableView,
                 fresh: frozenset[Location] = frozenset()) -> Verdict:
@@ -141,6 +145,14 @@ class Tracker:
             # The turn it ends is over already (the camera settled it), unless it was
             # played where the camera cannot read.
             return Verdict()
+        if button is Button.DIE and not self.played and pending is not None and (
+                pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0):
+            # The turn ended (a card drawn, the die to roll) with nothing seen played.
+            # Either the camera has yet to settle on the card put down, or it was put
+            # where the camera cannot read: then nothing is explained until that
+            # location is read again (or told, once overdue), lest the next player's
+            # change elsewhere be taken for this turn's move.
+            self._die_unread = unread_at(view)
         self.evidence.append(button)
         return self._explain(game.states, view)
 
@@ -239,10 +251,26 @@ class Tracker:
 
     # --- explaining ---------------------------------------------------------------
 
+    def _held_at(self) -> frozenset[Location]:
+        """Where the turn's move is awaited: DIE was pressed while these locations were
+        unread and nothing readable had changed (see press), and no view since has read
+        them or had them told."""
+        if not self._die_unread or Button.DIE not in self.evidence:
+            return frozenset()
+        held = self._die_unread
+        for item in self.evidence[self.evidence.index(Button.DIE) + 1:]:
+            if not isinstance(item, Button):
+                held &= unread_at(item)
+        return held
+
     def _explain(self, states: Sequence[GameState], view: TableView) -> Verdict:
         self.question = None  # a fresh explanation replaces any question still open
         self.blind = frozenset()
         self._explained = None
+        held = self._held_at()
+        if held:
+            self.blind = held  # Follow asks there once it is overdue
+            return Verdict()
         start = states[self.anchor]
         readings, nearest, stops = self._readings(start, 0)
         readings = self._by_strips(start, readings, view)

@@ -393,3 +393,15 @@ def test_a_card_deployed_unseen_that_moves_itself_away_is_found() -> None:
     deploy straight to Luna explains that view too, but leaves the game where the next
     ones cannot follow (the tracker stalled there before such a deploy was tried)."""
     blind_stretch(seed=5, at=Location.INSTITUTE, moment=16, changes=4, asks=LOCATION)
+
+
+def test_die_pressed_while_the_move_lies_where_the_camera_cannot_read_waits_for_it() -> None:
+    """Seed 0 with Jupiter unread while The Jackal is deployed there and DIE is pressed:
+    nothing readable changed, so the turn's card lies at Jupiter, not in the next
+    player's deploy the camera sees next (which was taken for this turn's before, and
+    the game went astray with 17 unexpected questions). Jupiter is asked about once it
+    is overdue; the one move is then read in one of two orders, which the table picks."""
+    script = write_script(3, seed=0)
+    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 108, 5)]))
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1, ORDER: 1})
+    assert_as_played(report)
