@@ -93,13 +93,21 @@ def _card_stacks(
             yield loc, column, t.depth
 
 
+def _layouts(
+    first_seed: int, scenes: int
+) -> Iterator[tuple[int, random.Random, dict[str, list[str]]]]:
+    """One seeded card layout per scene (no foreign cards, none face down): its seed, the
+    random source that drew it (to draw the rest of the scene from) and the layout."""
+    for n in range(scenes):
+        rng = random.Random(first_seed + n)
+        yield first_seed + n, rng, evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
+
+
 def measure_banded(segmenter: Segmenter, scenes: int) -> Counter[str]:
     """Count exact and how the rest are off, for stacks topped by a banded-art card."""
     c: Counter[str] = Counter()
     photos = cards.default_photo_dir()
-    for n in range(scenes):
-        rng = random.Random(BANDED_SEED + n)
-        layout = evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
+    for _seed, rng, layout in _layouts(BANDED_SEED, scenes):
         faces = {}
         for loc, stack in layout.items():
             if stack:
@@ -123,16 +131,14 @@ def measure_blown(segmenter: Segmenter, scenes: int) -> Counter[str]:
     """How the stack under a blown-out lamp reads, and the count of the others."""
     c: Counter[str] = Counter()
     photos = cards.default_photo_dir()
-    for n in range(scenes):
-        rng = random.Random(BLOWN_SEED + n)
-        layout = evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
+    for seed, rng, layout in _layouts(BLOWN_SEED, scenes):
         lit = rng.choice([loc for loc, stack in layout.items() if stack])
         options = SceneOptions(style="photo", photo_dir=photos)
-        _, plain = render(layout, random.Random(BLOWN_SEED + n), replace(options, capture=False))
+        _, plain = render(layout, random.Random(seed), replace(options, capture=False))
         x, y = np.asarray(plain.locations[lit].quads_mm[-1]).mean(axis=0)
         lamp = (float(x) + rng.uniform(-30, 30), float(y) + rng.uniform(-40, 40),
                 rng.uniform(25, 60))
-        frame, truth = render(layout, random.Random(BLOWN_SEED + n), replace(
+        frame, truth = render(layout, random.Random(seed), replace(
             options, lamp=lamp, lamp_strength=evaluate.BLOWN_LAMP))
         for loc, column, depth in _card_stacks(segmenter, frame, truth):
             exact = (column.state, column.depth) == (Found.STACK, depth)
