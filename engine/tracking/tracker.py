@@ -101,6 +101,9 @@ class Tracker:
     # DIE pressed on a turn nothing readable showed yet, while these locations were
     # unread: the move was likelier made there than seen later elsewhere (see press).
     _die_unread: frozenset[Location] = frozenset()
+    # The game came to a block through the table's answer while this much evidence was
+    # already in: none of it can say that nobody blocked (see _unoffered_block).
+    _offered_after: int | None = None
 
     # --- inputs -------------------------------------------------------------------
 
@@ -113,6 +116,7 @@ class Tracker:
         self._before_roll = None
         self._explained = None
         self._die_unread = frozenset()
+        self._offered_after = None
 
     def observe(self, game: Game, view: TableView,
                 fresh: frozenset[Location] = frozenset()) -> Verdict:
@@ -244,6 +248,9 @@ class Tracker:
     def recheck(self, game: Game) -> Verdict:
         """Explain the latest view again (after the table answered something)."""
         self._resync(game)
+        pending = game.state.pending
+        if pending is not None and pending.kind is Kind.BLOCK and self._offered_after is None:
+            self._offered_after = len(self.evidence)
         views = [e for e in self.evidence if not isinstance(e, Button)]
         if not views:
             return Verdict()
@@ -452,8 +459,11 @@ class Tracker:
         was never offered? The search answers a block with no: once the phone has
         offered it, play going on says nobody took it. But a block that arises past
         where the game stands came and went between two changes the camera saw as one
-        (the view of the first never settled): nobody has had the chance to take it."""
-        offered = before == tuple(self.played[:len(before)])
+        (the view of the first never settled): nobody has had the chance to take it.
+        Nor has anybody when the table's own answer just led to it: what the camera saw
+        before then (the player going on to gain, say) says nothing of the block."""
+        offered = before == tuple(self.played[:len(before)]) and not (
+            len(before) == len(self.played) and self._offered_after == len(self.evidence))
         return pending.kind is Kind.BLOCK and not offered
 
     def _explains(self, state: GameState, event: Event,

@@ -331,6 +331,15 @@ def test_a_location_unreadable_for_a_while_is_one_question_and_the_game_ends_as_
     blind_stretch(seed=1, at=Location.LUNA, moment=30, changes=6, asks=LOCATION)
 
 
+def test_a_block_the_table_comes_to_by_its_own_answer_is_left_to_the_table() -> None:
+    """Seed 0 with The Institute unread while Arlus is deployed there: the table names
+    the two cards its neighbours reveal, which brings the game to a block (The Howlers).
+    The camera had already seen the player gain at Luna; that view came before anybody
+    was offered the block, so it must not be taken for "nobody blocked" (taken so, the
+    hands went astray and the game could not be scored). One question, and the truth."""
+    blind_stretch(seed=0, at=Location.INSTITUTE, moment=168, changes=8, asks=LOCATION)
+
+
 def test_views_before_a_press_order_what_a_blind_stretch_hid() -> None:
     """Seed 16 with Mars unread while a card is taken from it, the next player deploys
     at Luna and the third takes the deck and deploys after the roll. Once the table says
