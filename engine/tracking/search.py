@@ -117,13 +117,27 @@ class Search:
             now, target, ahead(target, self.evidence[node.seen:]))
 
     def best_stops(self) -> list[tuple[Event, ...]]:
-        """The stops that explain the most evidence, shortest first among equals."""
+        """The stops that explain the most evidence, shortest first among equals; and
+        any longer one nearer what the table shows next (where a location went unread,
+        as a later view or the table's answer shows it). The shortest may leave a card
+        the table named still to come by a longer way on (seed 24: Stained deployed
+        unseen, banishing a card, where the table named Auctioneer); the nearest may
+        put a later player's card down early through a chain of abilities. Neither
+        length nor nearness settles it, so both stand: the table picks."""
         if not self.stops:
             return []
         most = max(n.seen for n in self.stops)
-        best = [n.seq for n in self.stops if n.seen == most]
-        shortest = min(len(seq) for seq in best)
-        return dedupe([seq for seq in best if len(seq) == shortest])
+        best = [n for n in self.stops if n.seen == most]
+        shortest = min(len(n.seq) for n in best)
+        short = [n for n in best if len(n.seq) == shortest]
+        bar = min(self._off_next(n) for n in short)
+        nearer = [n for n in best if len(n.seq) > shortest and self._off_next(n) < bar]
+        return dedupe([n.seq for n in short + nearer])
+
+    def _off_next(self, node: Node) -> int:
+        """How far ``node`` is from the next view it must explain, read ahead."""
+        target = node.next_evidence(self.evidence)[0] or self.last
+        return mismatch(node.state, ahead(target, self.evidence[node.seen:]), self.slack)
 
     def _remember(self, child: Node) -> None:
         distance = mismatch(child.state, self.last, self.slack)

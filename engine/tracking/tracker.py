@@ -104,6 +104,8 @@ class Tracker:
     # The game came to a block through the table's answer while this much evidence was
     # already in: none of it can say that nobody blocked (see _unoffered_block).
     _offered_after: int | None = None
+    # Evidence an answered reading left for after its roll (see _beyond).
+    _rest: list[TableView | Button] = field(default_factory=list)
 
     # --- inputs -------------------------------------------------------------------
 
@@ -174,6 +176,7 @@ class Tracker:
             self._keep_view = True  # which the reading explains, or will after a roll
             start = game.states[self.anchor]
             rolls = awaits_die(played_out(start, reading.events))
+            self._rest = self._beyond(start, reading.events) if rolls else []
             return replace(self._verdict_for(start, reading.events), text=text,
                            then=Then.AGAIN if rolls else Then.GO_ON)
         return Verdict(play=reading.events, text=text)
@@ -187,8 +190,9 @@ class Tracker:
             keep: list[TableView | Button] = [v for v in views[-1:] if self._keep_view and (
                 mismatch(game.state, v, DEPTH_SLACK) == 0)]
             self._settle_after = self._keep_view = False
+            rest, self._rest = self._rest, []
             self.settle(len(game.log))
-            self.evidence = keep
+            self.evidence = rest or keep
             return
         if verdict.undo:
             del self.played[len(self.played) - verdict.undo:]
@@ -214,10 +218,20 @@ class Tracker:
                     rolled and not turn_start and self._may_be_a_scout(own)) else None
                 mine = [e for e in game.log[length:]]
                 evidence = self.evidence[-1:] if mine else []
+                if rolled and not mine:
+                    evidence = self._beyond(states[self.anchor],
+                                            game.log[self.anchor:length]) or evidence
                 self.settle(length)
                 self.played, self.evidence = mine, list(evidence)
                 self._before_roll = reopen
                 return
+
+    def _beyond(self, start: GameState, events: Sequence[Event]) -> list[TableView | Button]:
+        """The evidence ``events`` (played from ``start`` up to a roll) leave unexplained,
+        when more than the latest view: a turn held back while a location was unread
+        (see press) is explained after the roll, in order, not dropped."""
+        rest = self.evidence[self._seen_by(start, events):]
+        return rest if len(rest) > 1 else []
 
     def _may_be_a_scout(self, events: Sequence[Event]) -> bool:
         """Do these events begin with a deploy that NEXT could still turn into a Scout?"""

@@ -340,6 +340,20 @@ def test_a_block_the_table_comes_to_by_its_own_answer_is_left_to_the_table() -> 
     blind_stretch(seed=0, at=Location.INSTITUTE, moment=168, changes=8, asks=LOCATION)
 
 
+def test_a_turn_held_back_at_an_unread_location_is_read_as_the_table_names_it() -> None:
+    """Seed 24 with Jupiter unread while Auctioneer is deployed there; DIE is pressed,
+    the next player deploys at Luna and DIE is pressed again before Jupiter is told.
+    The shortest way to the first roll (Stained deployed, banishing a card) leaves
+    Jupiter unlike the table's answer (Auctioneer on top), so the longer way that agrees
+    is offered beside it; and what came after that roll (the Luna deploy, the second
+    DIE) is explained after it, not dropped. Before: 23 unexpected questions and a game
+    that never ended. Now a location and an order question, and the truth."""
+    script = write_script(3, seed=24)
+    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 108, 5)]))
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1, ORDER: 1})
+    assert_as_played(report)
+
+
 def test_views_before_a_press_order_what_a_blind_stretch_hid() -> None:
     """Seed 16 with Mars unread while a card is taken from it, the next player deploys
     at Luna and the third takes the deck and deploys after the roll. Once the table says
