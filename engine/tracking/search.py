@@ -244,6 +244,8 @@ def _pressed(button: Button, node: Node, turns_before: int) -> bool:
         pending = state.pending
         if not node.seq or pending is None or pending.kind in (Kind.GAIN, Kind.TURN):
             return False
+        if pending.then.name == "scout-place":
+            return False  # NEXT comes once the scouted card lies (not before)
         # A Lead whose ability is still under way has its gain step to come.
         return state.turn is None or state.turn.end_requested or not any(
             step.name == "gain" for step in state.stack)

@@ -354,6 +354,15 @@ def test_a_turn_held_back_at_an_unread_location_is_read_as_the_table_names_it() 
     assert_as_played(report)
 
 
+def test_next_is_pressed_once_the_scouted_card_lies_so_it_cannot_lie_after_it() -> None:
+    """Seed 20 with Luna unread while a player scouts a card onto it and presses NEXT;
+    the next player then deploys at Jupiter. Taken as NEXT pressed before the scouted
+    card was placed, the Jupiter deploy read as the scouted card and the Luna card as
+    the next player's deploy, and the game never ended. Players press NEXT once the
+    scouted card lies: one question (what is on Luna), and the truth."""
+    blind_stretch(seed=20, at=Location.LUNA, moment=182, changes=4, asks=LOCATION)
+
+
 def test_views_before_a_press_order_what_a_blind_stretch_hid() -> None:
     """Seed 16 with Mars unread while a card is taken from it, the next player deploys
     at Luna and the third takes the deck and deploys after the roll. Once the table says
