@@ -120,8 +120,8 @@ class Search:
         """The stops that explain the most evidence, shortest first among equals; and
         any longer one nearer what the table shows next (where a location went unread,
         as a later view or the table's answer shows it). The shortest may leave a card
-        the table named still to come by a longer way on (seed 24: Stained deployed
-        unseen, banishing a card, where the table named Auctioneer); the nearest may
+        the table named still to come by a longer way on (Stained deployed unseen,
+        banishing a card, where the table named Auctioneer there); the nearest may
         put a later player's card down early through a chain of abilities. Neither
         length nor nearness settles it, so both stand: the table picks."""
         if not self.stops:
