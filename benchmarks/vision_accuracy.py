@@ -278,11 +278,30 @@ class TimedScanner(TableScanner):
 
 
 def report(args: argparse.Namespace) -> list[str]:
+    """Every section the options ask for; a section given 0 scenes is left out."""
     cv2.setNumThreads(1)
-    photo_dir = args.photos
     base = CardClassifier(args.model, threads=1)
-    frames = list(evaluate.scenes(args.scenes, "photo", photo_dir=photo_dir))
-    cals = device_calibrations(frames, "photo", evaluate.HELD_OUT_SEED, photo_dir)
+    frames = list(evaluate.scenes(args.scenes, "photo", photo_dir=args.photos))
+    cals = device_calibrations(frames, "photo", evaluate.HELD_OUT_SEED, args.photos)
+    lines: list[str] = []
+    if frames:
+        lines += held_out_report(args, base, frames, cals)
+    if args.deep_scenes:
+        lines += deep_report(args, base)
+    if args.unseen_scenes:
+        lines += unseen_report(args, base)
+    if args.kind_scenes:
+        lines += kinds_report(args, base)
+    if args.games:
+        lines += games_report(args, base)
+    if args.baseline_scenes and frames:
+        lines += baseline_report(args, base, frames, cals)
+    return lines
+
+
+def held_out_report(args: argparse.Namespace, base: CardClassifier, frames,  # type: ignore[no-untyped-def]
+                    cals) -> list[str]:
+    """The held-out printed-card scenes: accuracy, then speed, size and memory."""
     tally, scan_ms, detect_ms = measure_scanner(TableScanner(classifier=base), frames, cals)
     lines = [f"Held-out scenes, printed-card photos: {args.scenes} frames 1280×960 "
              f"(seeds from {evaluate.HELD_OUT_SEED})",
@@ -300,29 +319,7 @@ def report(args: argparse.Namespace) -> list[str]:
              f"(n={tally.counts['occluded:n'] + tally.counts['unknown:n']}): "
              f"{pct(tally.rate_of(('occluded', 'unknown'), 'wrong'))} (any card named there: "
              f"{pct(tally.rate_of(('occluded', 'unknown'), 'named'))})"]
-    d_seed = evaluate.HELD_OUT_SEED + 100_000
-    deep = list(evaluate.scenes(args.deep_scenes, "photo", seed=d_seed, photo_dir=photo_dir,
-                                depths=evaluate.DEEP))
-    d_cals = device_calibrations(deep, "photo", d_seed, photo_dir, evaluate.DEEP)
-    d_tally, _, _ = measure_scanner(TableScanner(classifier=base), deep, d_cals)
-    lines.append(f"Long stacks ({min(evaluate.DEEP)}-{max(evaluate.DEEP)} cards, pushed together "
-                 f"to end within {STACK_REACH_MM:.0f} mm below the play area): {args.deep_scenes} "
-                 f"frames, top-card accuracy (n={d_tally.counts['card:n']}): "
-                 f"{pct(d_tally.rate('card', 'right'))}, "
-                 f"wrong {pct(d_tally.rate('card', 'wrong'))}; "
-                 f"depth exact {pct(d_tally.rate('card', 'depth'))}, by true depth: "
-                 f"{depth_rates(d_tally)}")
     with tempfile.TemporaryDirectory() as tmp:
-        modern = enrolled_modern(base, Path(tmp) / "modern.onnx")
-        u_seed = evaluate.HELD_OUT_SEED + 50_000
-        unseen = list(evaluate.scenes(args.unseen_scenes, "modern", seed=u_seed))
-        u_cals = device_calibrations(unseen, "modern", u_seed, None)
-        u_tally, _, _ = measure_scanner(TableScanner(classifier=modern), unseen, u_cals)
-        lines.append(f"Unseen style (modern), enrolled from one clean image per card: "
-                     f"{args.unseen_scenes} frames, top-card accuracy (n="
-                     f"{u_tally.counts['card:n']}): {pct(u_tally.rate('card', 'right'))}; "
-                     f"wrong on occluded/unknown: "
-                     f"{pct(u_tally.rate_of(('occluded', 'unknown'), 'wrong'))}")
         paths = []
         for i, (frame, _) in enumerate(frames[:20]):
             paths.append(Path(tmp) / f"f{i}.jpg")
@@ -331,23 +328,57 @@ def report(args: argparse.Namespace) -> list[str]:
     size = (args.model or default_model_path()).stat().st_size / 1e6
     wall = [w for w, _ in scan_ms]
     cpu = [c for _, c in scan_ms]
-    lines += [f"Speed, one thread: full scan median {statistics.median(cpu):.1f} ms of CPU "
-              f"(p90 {np.percentile(cpu, 90):.1f} ms; wall clock median "
-              f"{statistics.median(wall):.1f} ms on this shared machine), marker detection "
-              f"median {statistics.median(detect_ms):.1f} ms (run every 50th frame)",
-              f"Model file {size:.2f} MB; peak RSS of `companion table scan` (20 frames): "
-              f"{rss:.0f} MB"]
-    if args.kind_scenes:
-        lines += kinds_report(args, base)
-    if args.games:
-        lines += games_report(args, base)
+    return [
+        *lines,
+        f"Speed, one thread: full scan median {statistics.median(cpu):.1f} ms of CPU "
+        f"(p90 {np.percentile(cpu, 90):.1f} ms; wall clock median "
+        f"{statistics.median(wall):.1f} ms on this shared machine), marker detection "
+        f"median {statistics.median(detect_ms):.1f} ms (run every 50th frame)",
+        f"Model file {size:.2f} MB; peak RSS of `companion table scan` (20 frames): "
+        f"{rss:.0f} MB"]
+
+
+def deep_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
+    """Long stacks, pushed together to stay in view (the game's late turns)."""
+    d_seed = evaluate.HELD_OUT_SEED + 100_000
+    deep = list(evaluate.scenes(args.deep_scenes, "photo", seed=d_seed, photo_dir=args.photos,
+                                depths=evaluate.DEEP))
+    d_cals = device_calibrations(deep, "photo", d_seed, args.photos, evaluate.DEEP)
+    d_tally, _, _ = measure_scanner(TableScanner(classifier=base), deep, d_cals)
+    return [f"Long stacks ({min(evaluate.DEEP)}-{max(evaluate.DEEP)} cards, pushed together "
+            f"to end within {STACK_REACH_MM:.0f} mm below the play area): {args.deep_scenes} "
+            f"frames, top-card accuracy (n={d_tally.counts['card:n']}): "
+            f"{pct(d_tally.rate('card', 'right'))}, "
+            f"wrong {pct(d_tally.rate('card', 'wrong'))}; "
+            f"depth exact {pct(d_tally.rate('card', 'depth'))}, by true depth: "
+            f"{depth_rates(d_tally)}"]
+
+
+def unseen_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
+    """A card style the model never saw, enrolled from one clean image per card."""
+    with tempfile.TemporaryDirectory() as tmp:
+        modern = enrolled_modern(base, Path(tmp) / "modern.onnx")
+        u_seed = evaluate.HELD_OUT_SEED + 50_000
+        unseen = list(evaluate.scenes(args.unseen_scenes, "modern", seed=u_seed))
+        u_cals = device_calibrations(unseen, "modern", u_seed, None)
+        u_tally, _, _ = measure_scanner(TableScanner(classifier=modern), unseen, u_cals)
+    return [f"Unseen style (modern), enrolled from one clean image per card: "
+            f"{args.unseen_scenes} frames, top-card accuracy (n="
+            f"{u_tally.counts['card:n']}): {pct(u_tally.rate('card', 'right'))}; "
+            f"wrong on occluded/unknown: "
+            f"{pct(u_tally.rate_of(('occluded', 'unknown'), 'wrong'))}"]
+
+
+def baseline_report(args: argparse.Namespace, base: CardClassifier, frames,  # type: ignore[no-untyped-def]
+                    cals) -> list[str]:
+    """The classic baselines on the first frames only (ORB is slow): our scan is timed
+    again on the very same frames, beside each baseline, so the speeds compare like for
+    like."""
     base_frames = frames[: args.baseline_scenes]
-    base_cals = cals[: args.baseline_scenes]
-    # The baselines run on the first frames only (ORB is slow): our scan is timed again on
-    # the very same frames, beside each baseline, so the speeds compare like for like.
-    scanner = TableScanner(classifier=base)
-    timed = measure_baseline(base_frames, base_cals, photo_dir, scanner)
+    timed = measure_baseline(base_frames, cals[: args.baseline_scenes], args.photos,
+                             TableScanner(classifier=base))
     ours_card = timed.pop("ours")
+    lines = []
     for name, (acc, wrong, ms, ours, per_card) in timed.items():
         lines.append(f"Baseline {name} on {len(base_frames)} of the same frames: top-card "
                      f"accuracy {pct(acc)}, wrong on occluded/unknown {pct(wrong)}, "
@@ -362,11 +393,12 @@ def report(args: argparse.Namespace) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenes", type=int, default=300)
-    parser.add_argument("--unseen-scenes", type=int, default=200)
+    parser.add_argument("--scenes", type=int, default=300, help="held-out scenes (0: skip)")
+    parser.add_argument("--unseen-scenes", type=int, default=200, help="(0: skip)")
     parser.add_argument("--deep-scenes", type=int, default=100,
-                        help="scenes of long stacks (the game's late turns)")
-    parser.add_argument("--baseline-scenes", type=int, default=100)
+                        help="scenes of long stacks (the game's late turns; 0: skip)")
+    parser.add_argument("--baseline-scenes", type=int, default=100,
+                        help="of the held-out scenes, for the classic baselines (0: skip)")
     parser.add_argument("--kind-scenes", type=int, default=100,
                         help="frames per table kind (0: skip)")
     parser.add_argument("--games", type=int, default=3, help="still games per table kind")
