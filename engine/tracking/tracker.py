@@ -145,14 +145,14 @@ class Tracker:
             self.evidence = evidence + [e for e in self.evidence if e not in evidence]
             self._before_roll = None
         pending = game.state.pending
-        if button is Button.NEXT and not self.played and pending is not None and (
-                pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0
-                and not unread_at(view)):
+        # Nothing played this turn yet, and the table looks as the game stands.
+        untouched = not self.played and pending is not None and (
+            pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0)
+        if button is Button.NEXT and untouched and not unread_at(view):
             # The turn it ends is over already (the camera settled it), unless it was
             # played where the camera cannot read.
             return Verdict()
-        if button is Button.DIE and not self.played and pending is not None and (
-                pending.kind is Kind.TURN and mismatch(game.state, view, DEPTH_SLACK) == 0):
+        if button is Button.DIE and untouched:
             # The turn ended (a card drawn, the die to roll) with nothing seen played.
             # Either the camera has yet to settle on the card put down, or it was put
             # where the camera cannot read: then nothing is explained until that
