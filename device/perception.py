@@ -122,6 +122,78 @@ def _without_strips(view: TableView | None) -> TableView | None:
     return (seen[0], seen[1], seen[2], seen[3])
 
 
+@dataclass(frozen=True)
+class Room:
+    """What a living room does to a camera over a whole game, each at a time in seconds.
+
+    ``nudge``: (t, degrees, dx, dy) the camera arm is knocked once: from then on the
+    picture is turned and shifted (pixels), markers and all. ``light``: (t, gain,
+    warmth) the room's light changes once (a lamp switched on, a cloud): every frame
+    after is ``gain`` times as bright, and warmer by ``warmth`` (red up, blue down, as
+    a share). ``gap``: (t, seconds) the camera delivers no frames for a while (a busy
+    Pi, a loose cable). ``rest``: (t, seconds, location) a hand lies over a stack for a
+    few seconds, doing nothing.
+    """
+
+    nudge: tuple[float, float, float, float] | None = None
+    light: tuple[float, float, float] | None = None
+    gap: tuple[float, float] | None = None
+    rest: tuple[float, float, str] | None = None
+
+    @classmethod
+    def draw(cls, rng: random.Random, duration: float) -> Room:
+        """One of each event at a random time within the middle of a game ``duration``
+        seconds long, with the sizes people meet (a nudge of 1-3 degrees and 10-35
+        pixels, light ×0.6-1.45 and warmer, 1-2 s without frames, a hand resting 2-4 s)."""
+        def when() -> float:
+            return rng.uniform(0.15, 0.85) * duration
+
+        sign = rng.choice((-1.0, 1.0))
+        shift = rng.uniform(10.0, 35.0)
+        angle = rng.uniform(0.0, 2 * math.pi)
+        return cls(
+            nudge=(when(), sign * rng.uniform(1.0, 3.0), shift * math.cos(angle),
+                   shift * math.sin(angle)),
+            light=(when(), rng.choice((rng.uniform(0.6, 0.85), rng.uniform(1.15, 1.45))),
+                   rng.uniform(0.03, 0.12)),
+            gap=(when(), rng.uniform(1.0, 2.0)),
+            rest=(when(), rng.uniform(2.0, 4.0), rng.choice(LOCATIONS).value),
+        )
+
+    def events(self) -> tuple[str, ...]:
+        """The kinds of event this room holds (for reports)."""
+        return tuple(name for name in ("nudge", "light", "gap", "rest")
+                     if getattr(self, name) is not None)
+
+    def dropped(self, t: float) -> bool:
+        """Does the camera deliver no frame at ``t``?"""
+        return self.gap is not None and self.gap[0] <= t < self.gap[0] + self.gap[1]
+
+    def resting(self, t: float) -> tuple[str, ...]:
+        """The locations a resting hand covers at ``t``."""
+        if self.rest is not None and self.rest[0] <= t < self.rest[0] + self.rest[1]:
+            return (self.rest[2],)
+        return ()
+
+    def show(self, frame: np.ndarray, t: float) -> np.ndarray:
+        """``frame`` as the camera takes it at ``t``: in the room's light, from where
+        the arm holds it."""
+        if self.light is not None and t >= self.light[0]:
+            _, gain, warm = self.light
+            bgr = np.array([gain * (1 - warm), gain, gain * (1 + warm)], np.float32)
+            frame = np.clip(frame * bgr, 0, 255).astype(np.uint8)
+        if self.nudge is not None and t >= self.nudge[0]:
+            _, degrees, dx, dy = self.nudge
+            h, w = frame.shape[:2]
+            turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+            turn[:, 2] += np.array([dx, dy])
+            frame = cv2.warpAffine(frame, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+        return frame
+
+
+QUIET = Room()
+
+
 @dataclass
 class ScriptedCamera:
     """Frames of a scripted game's table, as a camera over it would take them."""
@@ -138,6 +210,7 @@ class ScriptedCamera:
     table: str | None = None  # a table kind of vision.synth.scene (None: its default)
     lamp: tuple[float, float, float] | None = None  # a lamp's fixed reflection: x, y, r mm
     lamp_strength: float = 0.8  # above 1 its middle is clipped flat white
+    room: Room = QUIET  # a nudge, a change of light, a gap, a resting hand
     t: float = 0.0
     _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -150,10 +223,25 @@ class ScriptedCamera:
 
         ``covered``: locations with something lying over them all the while.
         """
-        for k in range(self.hand_frames if hands_over else 0):
-            yield self._frame(layout, hands_over, covered, k), self._tick()
-        for k in range(self.still_frames):
-            yield self._frame(layout, (), covered, k), self._tick()
+        shots = [*((hands_over, k) for k in range(self.hand_frames if hands_over else 0)),
+                 *(((), k) for k in range(self.still_frames))]
+        for hands, k in shots:
+            frame = self._shot(layout, hands, covered, k)
+            if frame is not None:
+                yield frame, self.t
+        while self.room.resting(self.t + 1.0 / self.fps):  # a hand resting stays a while
+            frame = self._shot(layout, (), covered, 0)
+            if frame is not None:
+                yield frame, self.t
+
+    def _shot(self, layout: Layout, hands: tuple[str, ...], covered: tuple[str, ...],
+              k: int) -> np.ndarray | None:
+        """The next frame (None: the camera delivered none), as the room shows it."""
+        t = self._tick()
+        if self.room.dropped(t):
+            return None
+        hands = tuple(dict.fromkeys((*hands, *self.room.resting(t))))
+        return self.room.show(self._frame(layout, hands, covered, k), t)
 
     def _tick(self) -> float:
         self.t += 1.0 / self.fps

@@ -213,14 +213,22 @@ class Outcome:
     table_answers: int = 0
     refused: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    # The most CPU one command took (a view, a button, an answer) and which it was: the
+    # engine thread is busy that long, and the table waits.
+    slowest: float = 0.0
+    slowest_command: str = ""
+
+
+# Called after each timeline item is handled, with the item and the outcome so far.
+Watch = Callable[[dict[str, Any], Outcome], None]
 
 
 def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = False,
-           service: Service | None = None) -> Outcome:
+           service: Service | None = None, watch: Watch | None = None) -> Outcome:
     """Feed a game folder through vision, the tracker and the engine, as the device does.
 
     With ``oracle`` (scripted folders only) the game's truth answers what only the table
-    can; otherwise the recorded phone answers are replayed.
+    can; otherwise the recorded phone answers are replayed. ``watch`` sees every item.
     """
     started = time.perf_counter()
     svc = service or Service(Game(rng=random.Random(folder.seed)), rng=random.Random(folder.seed))
@@ -240,6 +248,8 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
                 _answer_for_table(table, svc, tracking, outcome)
         else:
             _command(item, svc, outcome)
+        if watch is not None:
+            watch(item, outcome)
     if table is not None and tracking.idle(svc):
         _answer_for_table(table, svc, tracking, outcome)  # what the camera still cannot read
     outcome.seconds = time.perf_counter() - started
@@ -250,22 +260,31 @@ def _frame(folder: GameFolder, item: dict[str, Any], vision: tuple[Any, Any, Str
            svc: Service, last: Any, outcome: Outcome) -> Any:
     """One recorded frame through ``vision`` (scanner, stabiliser, strips) as the device's
     capture loop takes it (:class:`device.hardware.capture.VisionPipeline`)."""
+    outcome.frames += 1
+    command, view = see(folder, item, vision, last)
+    if command is not None:
+        outcome.views += view is not None and view != last
+        _call(svc, command, outcome)
+        if svc.question is not None:
+            outcome.questions += 1
+    return view or last
+
+
+def see(folder: GameFolder, item: dict[str, Any], vision: tuple[Any, Any, Strips],
+        last: Any) -> tuple[CameraChanges | None, Any]:
+    """What one frame tells the service (None while the stable table stays as ``last``),
+    and the tracker's view of the table after it."""
     scanner, stabilizer, strips = vision
     frame = cv2.imread(str(folder.path / item["frame"]))
     if frame is None:
         raise RecordingError(f"{folder.path / item['frame']}: not an image")
-    outcome.frames += 1
     reading = scanner.scan(frame)
     changes = stabilizer.update(reading, float(item["t"]))
     view = view_from_stable(stabilizer.state)
-    if changes or (view is not None and view != last):
-        outcome.views += view is not None and view != last
-        under = strips.table(frame, scanner, reading, stabilizer.state)
-        _call(svc, CameraChanges(tuple(changes), stabilizer.state, under, source="replay"),
-              outcome)
-        if svc.question is not None:
-            outcome.questions += 1
-    return view or last
+    if not changes and (view is None or view == last):
+        return None, view
+    under = strips.table(frame, scanner, reading, stabilizer.state)
+    return CameraChanges(tuple(changes), stabilizer.state, under, source="replay"), view
 
 
 def _command(item: dict[str, Any], svc: Service, outcome: Outcome) -> None:
@@ -293,10 +312,14 @@ def _told(data: Any) -> Seen:
 
 
 def _call(svc: Service, command: Any, outcome: Outcome) -> None:
+    started = time.process_time()
     try:
         svc.call(command)
     except ValueError as exc:
         outcome.refused.append(f"{type(command).__name__}: {exc}")
+    spent = time.process_time() - started
+    if spent > outcome.slowest:
+        outcome.slowest, outcome.slowest_command = spent, type(command).__name__
 
 
 def _answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,

@@ -39,20 +39,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # CPU) device.recording would add 0.31 s to every command's start, device.appliance 0.50 s,
 # engine.game 0.11 s and engine.state alone 0.05 s (benchmarks/import_costs.py).
 def run(args: argparse.Namespace) -> int:
-    from device.recording import GameFolder, replay
-
-    folder = GameFolder.read(args.game_dir)
-    if args.oracle and folder.script is None:
-        raise UsageError(f"{args.game_dir}: --oracle needs a scripted folder (script.json)")
-    scanner, stabilizer = _vision(args.model, folder.corners)
-    service = _service(folder.seed, args.journal)
-    outcome = replay(folder, scanner, stabilizer, oracle=args.oracle, service=service)
+    outcome = replay_folder(args.game_dir, model=args.model, journal=args.journal,
+                            oracle=args.oracle)
     summary = _summary(outcome)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         _print(summary)
     return 0
+
+
+def replay_folder(game_dir: str, *, model: str | None = None, journal: str | None = None,
+                  oracle: bool = False, watch: Any = None) -> Any:
+    """What ``companion replay`` does with a folder: read it, build the vision and the
+    service as the device does, and feed it through (benchmarks/games.py takes this
+    path too). Returns the :class:`device.recording.Outcome`.
+
+    :raises UsageError: ``oracle`` for a folder that holds no script.
+    """
+    from device.recording import GameFolder, replay
+
+    folder = GameFolder.read(game_dir)
+    if oracle and folder.script is None:
+        raise UsageError(f"{game_dir}: --oracle needs a scripted folder (script.json)")
+    scanner, stabilizer = _vision(model, folder.corners)
+    service = _service(folder.seed, journal)
+    return replay(folder, scanner, stabilizer, oracle=oracle, service=service, watch=watch)
 
 
 def _vision(model: str | None, corners: Any) -> tuple[Any, Any]:

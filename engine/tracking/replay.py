@@ -25,7 +25,16 @@ from engine.scoring import score
 from engine.state import GameState, Phase
 from engine.tracking.follow import Follow
 from engine.tracking.question import LOCATION
-from engine.tracking.script import Layout, Moment, Oracle, Script, view_of_layout
+from engine.tracking.script import (
+    Layout,
+    Moment,
+    Oracle,
+    Script,
+    layout_of,
+    same_knowledge,
+    same_layout,
+    view_of_layout,
+)
 from engine.tracking.view import TableView, Unread
 from engine.wording import event_text
 
@@ -224,11 +233,7 @@ def random_stretches(moments: int, rate: float, rng: random.Random,
 
 
 def _compare(script: Script, follow: Follow, oracle: Oracle, report: Report) -> None:
-    truth, tracked = oracle.states[-1], follow.game.state
-    report.truth_turns = turn_rows(oracle.states)
-    report.tracked_turns = turn_rows(follow.game.states)
-    report.truth_trigger = _trigger(truth)
-    report.tracked_trigger = _trigger(tracked)
+    truth = oracle.states[-1]
     report.turns = sum(p.turns for p in truth.players)
     report.questions = follow.questions
     report.question_kinds = dict(Counter(follow.kinds))
@@ -236,11 +241,25 @@ def _compare(script: Script, follow: Follow, oracle: Oracle, report: Report) -> 
     report.asked = follow.count("asked")
     report.table = follow.count("table")
     report.moves = report.inferred + report.asked + report.table
-    if tracked.phase is not Phase.OVER:
-        report.problems.append(f"the tracked game did not end: {tracked.fen()}")
+    compare(oracle.states, follow.game.states, report)
+    if report.corrections:
+        report.problems.append(f"{report.corrections} corrections were needed")
+
+
+def compare(truth: Sequence[GameState], tracked: Sequence[GameState],
+            report: Report) -> None:
+    """Fill ``report`` with how the tracked game's states compare with the truth's: the
+    tokens and the Sovereign after every turn, the end's trigger, the final scores;
+    each difference becomes one of its problems."""
+    report.truth_turns = turn_rows(list(truth))
+    report.tracked_turns = turn_rows(list(tracked))
+    report.truth_trigger = _trigger(truth[-1])
+    report.tracked_trigger = _trigger(tracked[-1])
+    if tracked[-1].phase is not Phase.OVER:
+        report.problems.append(f"the tracked game did not end: {tracked[-1].fen()}")
     else:
-        report.truth_scores = _totals(truth)
-        report.tracked_scores = _totals(tracked)
+        report.truth_scores = _totals(truth[-1])
+        report.tracked_scores = _totals(tracked[-1])
     if report.truth_turns != report.tracked_turns:
         report.problems.append(_first_difference(report))
     if report.truth_trigger != report.tracked_trigger:
@@ -249,8 +268,6 @@ def _compare(script: Script, follow: Follow, oracle: Oracle, report: Report) -> 
     if report.truth_scores != report.tracked_scores:
         report.problems.append(
             f"scores {report.tracked_scores}, truth {report.truth_scores}")
-    if report.corrections:
-        report.problems.append(f"{report.corrections} corrections were needed")
 
 
 def turn_rows(states: list[GameState]) -> list[tuple[TokenRow, int | None]]:
@@ -281,3 +298,64 @@ def _first_difference(report: Report) -> str:
             return f"after turn {i + 1} the tokens are {mine}, truth {real}"
     return (f"{len(report.tracked_turns)} turns tracked, "
             f"truth {len(report.truth_turns)}")
+
+
+# --- does the tracked game stray from the truth unasked? ---------------------------------
+
+
+def agrees(tracked: GameState, truth: GameState) -> bool:
+    """Could the table in ``truth`` be the one ``tracked`` holds? The stacks (cards the
+    tracked game has not named match any) and what people know: tokens, hands, the
+    banished pile, the Sovereign."""
+    return len(tracked.players) == len(truth.players) and same_layout(
+        layout_of(tracked), layout_of(truth)) and same_knowledge(tracked, truth)
+
+
+@dataclass
+class Drift:
+    """Watches a tracked game against the truth, view by view, for a wrong move standing
+    unasked: as each turn ends, the table, the tokens and the hands it left are compared
+    with the truth's at the end of the same turn (the tracked game may lag behind the
+    table, waiting for the die or an answer, but a turn it has ended must be the
+    truth's). A turn ended wrong is *silent* when neither the view that ended it nor
+    the next one comes with a question open."""
+
+    truth: Sequence[GameState]
+    ended: int = 0  # turns compared so far
+    wrong: list[int] = field(default_factory=list)  # turns that ended unlike the truth's
+    unasked: int = 0  # views since a wrong turn with no question open (-1: asked)
+    silent: int | None = None  # the first wrong turn no question followed
+    _ends: dict[int, GameState] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._ends = _turn_ends(self.truth)
+
+    def view(self, tracked: Sequence[GameState], asking: bool) -> None:
+        """After a view (``tracked``: the game's states so far; ``asking``: a question
+        is open)."""
+        turns = _turn_ends(tracked)
+        new_wrong = False
+        while self.ended < max(turns, default=0):
+            self.ended += 1
+            mine, real = turns.get(self.ended), self._ends.get(self.ended)
+            if mine is None or real is None or not agrees(mine, real):
+                self.wrong.append(self.ended)
+                new_wrong = True
+        if new_wrong and self.unasked < 0:
+            self.unasked = 0  # a new wrong turn after an asked one: watch it afresh
+        if asking:
+            self.unasked = -1
+        elif self.wrong and self.unasked >= 0:
+            self.unasked += 1
+            if self.unasked > 1 and self.silent is None:
+                self.silent = self.wrong[-1]
+
+
+def _turn_ends(states: Sequence[GameState]) -> dict[int, GameState]:
+    """Each turn count → the first state in which that many turns were over."""
+    out: dict[int, GameState] = {}
+    for state in states:
+        turns = sum(p.turns for p in state.players)
+        if turns and turns not in out:
+            out[turns] = state
+    return out

@@ -131,15 +131,19 @@ def seen_of_stack(stack: tuple[tuple[str | None, bool], ...], strips: bool = Fal
 
 
 def write_script(
-    players: int = 3, *, seed: int = 0, bot: str = "random", automa_level: int | None = None
+    players: int = 3, *, seed: int = 0, bot: str = "random", automa_level: int | None = None,
+    automa_variant: bool = False,
 ) -> Script:
     """Play a whole game with bots and record it as the companion would perceive it.
 
-    ``automa_level`` makes it a solo game: one bot against Au Toma.
+    ``automa_level`` makes it a solo game: one bot against Au Toma (``automa_variant``:
+    with the rulebook's optional variant, which keeps four of the five cards a solo game
+    leaves out).
     """
     companion = random.Random(seed)
     table = random.Random(seed + 1_000_003)
-    truth_setup, tracked_setup = _setups(players, automa_level, companion, table)
+    truth_setup, tracked_setup = _setups(players, automa_level, automa_variant, companion,
+                                         table)
     truth = Game(truth_setup)
     moments: list[Moment] = []
     if _automa_starts(GameState(), truth.state):  # she plays first
@@ -154,16 +158,16 @@ def write_script(
                   automa_level is not None)
 
 
-def _setups(players: int, level: int | None, companion: random.Random,
+def _setups(players: int, level: int | None, variant: bool, companion: random.Random,
             table: random.Random) -> tuple[Setup, Setup]:
     if level is None:
         truth = new_game([f"P{i + 1}" for i in range(players)], table,
                          variants=(ONE_CARD_AT_A_TIME,))
         seats = list(truth.seats)
         return truth, tracked_game(seats, _stacks(truth), first=truth.first_player)
-    her = automa_setup(companion, level=level)
+    her = automa_setup(companion, level=level, variant=variant)
     # Her steps one at a time, as the table performs them (the camera sees each).
-    truth = replace(new_solo_game("You", table, level=level), automa=her,
+    truth = replace(new_solo_game("You", table, level=level, variant=variant), automa=her,
                     variants=(STEP_BY_STEP, ONE_CARD_AT_A_TIME))
     tracked = tracked_solo_game("You", truth.seats[0].house, _stacks(truth),
                                 first=truth.first_player, automa=her)
@@ -396,7 +400,7 @@ class Oracle:
                 continue
             mine = layout_of(state)
             alike = [real for real in near if same_layout(mine, layout_of(real))]
-            if any(_same_knowledge(state, real) for real in alike):
+            if any(same_knowledge(state, real) for real in alike):
                 return index
             if alike and roughly is None:
                 roughly = index
@@ -412,7 +416,7 @@ def _turns(state: GameState) -> int:
     return sum(p.turns for p in state.players)
 
 
-def _same_knowledge(mine: GameState, truth: GameState) -> bool:
+def same_knowledge(mine: GameState, truth: GameState) -> bool:
     """Does what the tracked game knows agree with the truth (tokens, hands, banished)?"""
     if sorted(mine.banished) != sorted(truth.banished) or mine.sovereign != truth.sovereign:
         return False

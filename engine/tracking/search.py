@@ -18,12 +18,14 @@ from engine.events import (
     DrawFromDeck,
     Event,
     Identify,
+    Lead,
 )
 from engine.rules import apply
 from engine.state import GameState, Phase
 from engine.tracking.options import candidates, names_needed, waits_for_table
 from engine.tracking.view import (
     Button,
+    Seen,
     TableView,
     ahead,
     count_off,
@@ -36,14 +38,23 @@ from engine.tracking.view import (
 )
 
 
+def shown_in(evidence: Sequence[TableView | Button]) -> frozenset[str]:
+    """The cards the views name, on top or by their strips."""
+    return frozenset(name for item in evidence if not isinstance(item, Button)
+                     for seen in item if isinstance(seen, Seen)
+                     for name in (seen.top, *(seen.under or ())) if name is not None)
+
+
 class Search:
     """Bookkeeping for one search: the budget and the nearest misses."""
 
     def __init__(self, budget: int, evidence: tuple[TableView | Button, ...], last: TableView,
-                 first: TableView, slack: int, wild: frozenset[Location] = frozenset()) -> None:
+                 first: TableView, slack: int, wild: frozenset[Location] = frozenset(),
+                 shown: frozenset[str] | None = None) -> None:
         self.budget = budget
         self.slack = slack  # see DEPTH_SLACK
         self.wild = wild
+        self.shown = shown  # if given, only cards among these are deployed (see expand)
         self.unseen = unsure_in(evidence)  # the camera did not read them a while
         self.evidence = evidence
         self.last = last
@@ -79,6 +90,9 @@ class Search:
                                 self.unseen):
             if self.budget <= 0:
                 break
+            if self.shown is not None and isinstance(event, Lead) and (
+                    event.card is not None and event.card not in self.shown):
+                continue  # a card no view shows, deployed where the camera could not read
             self.budget -= 1
             try:
                 after = apply(node.state, event)

@@ -57,6 +57,7 @@ from engine.tracking.search import (
     awaits_die,
     least_off,
     played_out,
+    shown_in,
     turns_taken,
 )
 from engine.tracking.view import (
@@ -79,6 +80,11 @@ class Tracker:
 
     max_depth: int = 4
     budget: int = 1500  # engine applications per search, at most
+    # Engine applications per view, press or answer, over all its searches, at most
+    # (well under a second on a laptop core): past it the table is asked rather than
+    # the search run on while the table waits. A count, not a clock, so a replay
+    # decides as the device did.
+    work: int = 16000
     anchor: int = 0  # log length of the last settled point
     played: list[Event] = field(default_factory=list)  # own events since the anchor
     # What was seen and pressed since the anchor, in order: explanations must pass
@@ -106,6 +112,9 @@ class Tracker:
     _offered_after: int | None = None
     # Evidence an answered reading left for after its roll (see _beyond).
     _rest: list[TableView | Button] = field(default_factory=list)
+    _left: int | None = None  # the work left for the view being explained (see work)
+    _offer: list[tuple[Event, ...]] = field(default_factory=list)  # readings found so far
+    _near: list[tuple[Event, ...]] = field(default_factory=list)  # or the nearest misses
 
     # --- inputs -------------------------------------------------------------------
 
@@ -159,6 +168,10 @@ class Tracker:
             # location is read again (or told, once overdue), lest the next player's
             # change elsewhere be taken for this turn's move.
             self._die_unread = unread_at(view)
+            if not self._die_unread:
+                # The views so far show the table as the game stands: none was taken
+                # after the move the press follows (the camera settles on it after).
+                self.evidence = []
         self.evidence.append(button)
         return self._explain(game.states, view)
 
@@ -227,11 +240,11 @@ class Tracker:
                 return
 
     def _beyond(self, start: GameState, events: Sequence[Event]) -> list[TableView | Button]:
-        """The evidence ``events`` (played from ``start`` up to a roll) leave unexplained,
-        when more than the latest view: a turn held back while a location was unread
-        (see press) is explained after the roll, in order, not dropped."""
-        rest = self.evidence[self._seen_by(start, events):]
-        return rest if len(rest) > 1 else []
+        """The evidence ``events`` (played from ``start`` up to a roll) leave unexplained:
+        what the table did after the roll (the next player's card, seen before the
+        roll was played; a turn held back while a location was unread, see press) is
+        explained after it, in order, not dropped."""
+        return self.evidence[self._seen_by(start, events):]
 
     def _may_be_a_scout(self, events: Sequence[Event]) -> bool:
         """Do these events begin with a deploy that NEXT could still turn into a Scout?"""
@@ -285,6 +298,22 @@ class Tracker:
         return held
 
     def _explain(self, states: Sequence[GameState], view: TableView) -> Verdict:
+        """Explain the evidence within the work budget; past it, ask the table."""
+        self._left, self._offer, self._near = self.work, [], []
+        try:
+            return self._explain_within(states, view)
+        except _Spent:
+            self._left = 0
+            if not self._offer:  # as when nothing explains the views
+                return self._unexplained_view(states, view, self._near)
+            self.blind = frozenset()  # the readings found so far, for the table to pick
+            self.question = self._unexplained(states[-1], states[self.anchor], view,
+                                              self._offer[:3])
+            return Verdict(question=self.question, text=self.question.prompt)
+        finally:
+            self._left = None
+
+    def _explain_within(self, states: Sequence[GameState], view: TableView) -> Verdict:
         self.question = None  # a fresh explanation replaces any question still open
         self.blind = frozenset()
         self._explained = None
@@ -328,6 +357,14 @@ class Tracker:
             # (a card gained there, not a Scout): the table is asked there first.
             self.blind = unsure_at(view) - self._fresh
             return Verdict()
+        if readings and all(self._invents(seq) for seq in readings):
+            # Each reading deploys a card no view shows, where the camera could not read:
+            # if another way explains the views with the cards they show (a choice nobody
+            # sees, the table's answer), the table says which.
+            found, _, honest = self.search(start, tuple(self.evidence), self._slack,
+                                           shown=shown_in(self.evidence))
+            if found or honest:
+                return self._ask(start, [*readings, *(found or honest)], whole=not found)
         if len(readings) == 1 or _same_outcome(start, readings):
             guessed = self._blind_guess(start, readings[0])
             if guessed is not None:
@@ -342,6 +379,11 @@ class Tracker:
             if len(stops) == 1 or _same_outcome(start, stops):
                 return self._stop_at(start, stops[0])
             return self._ask(start, stops, whole=False)
+        return self._unexplained_view(states, view, nearest)
+
+    def _unexplained_view(self, states: Sequence[GameState], view: TableView,
+                          nearest: list[tuple[Event, ...]]) -> Verdict:
+        """Nothing explains the evidence (or nothing did within the work budget)."""
         if mismatch(states[-1], view, DEPTH_SLACK) == 0 and all(
                 isinstance(e, tuple) for e in self.evidence):
             return Verdict()
@@ -354,7 +396,8 @@ class Tracker:
             return Verdict()
         # Nothing passes through every view in turn. Perhaps a view in between was a
         # slip (a card put on the wrong stack, then moved): offer what explains the last.
-        final, _, _ = self.search(start, (view,), DEPTH_SLACK)
+        start = states[self.anchor]
+        final = self.search(start, (view,), DEPTH_SLACK)[0] if self._left != 0 else []
         self.question = self._unexplained(states[-1], start, view, final or nearest)
         return Verdict(question=self.question, text=self.question.prompt)
 
@@ -411,6 +454,9 @@ class Tracker:
         half-way lets a count one too deep invent a card deployed unseen under a top
         the camera saw put straight down."""
         readings, nearest, stops = self.search(start, tuple(self.evidence), slack)
+        # Kept in case the work runs out: what explains the views, else what came nearest.
+        self._offer = self._offer or readings or stops
+        self._near = self._near or nearest
         if not readings:
             steady = without_halfway_views(start, tuple(self.evidence), slack)
             if len(steady) < len(self.evidence) and not any(
@@ -437,6 +483,14 @@ class Tracker:
         found, _, _ = self.search(start, tuple(self.evidence), self._slack, wild=wild)
         rivals = [seq for seq in found if seq not in readings]
         return bool(rivals) and not _same_outcome(start, [readings[0], *rivals])
+
+    def _invents(self, seq: tuple[Event, ...]) -> bool:
+        """Does ``seq`` deploy a card that no view since the settled point shows, on top
+        or by its strip? Then only the search put it there, where the camera could not
+        read (a card the engine knew in the hand, deployed unseen)."""
+        shown = shown_in(self.evidence)
+        return any(isinstance(e, Lead) and e.card is not None and e.card not in shown
+                   for e in seq)
 
     def _blind_guess(self, start: GameState, seq: tuple[Event, ...]) -> int | None:
         """Where ``seq`` answers a choice nobody can see that another answer would
@@ -543,7 +597,7 @@ class Tracker:
     def search(
         self, start: GameState, evidence: tuple[TableView | Button, ...], slack: int = 0,
         budget: int | None = None, wild: frozenset[Location] = frozenset(),
-        shortest: bool = False,
+        shortest: bool = False, shown: frozenset[str] | None = None,
     ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
         """Shortest event sequences from ``start`` that pass through the evidence in order.
 
@@ -557,8 +611,14 @@ class Tracker:
         """
         views = [e for e in evidence if not isinstance(e, Button)]
         last_view = views[-1] if views else view_of(start)
-        search = Search(budget or self.budget, evidence, last_view, view_of(start), slack,
-                         wild)
+        budget = budget or self.budget
+        spending = self._left is not None and self._left < budget  # the view's work binds
+        if spending:
+            assert self._left is not None
+            if self._left <= 0:
+                raise _Spent
+            budget = self._left
+        search = Search(budget, evidence, last_view, view_of(start), slack, wild, shown)
         level = [Node(start, (), 0, turns_taken(start)).consume(evidence, slack)]
         found: list[Node] = []
         while level and search.budget > 0:
@@ -573,14 +633,21 @@ class Tracker:
             # better (see least_off). The depth limit counts choices between two things
             # the camera saw.
             level = [n for n in branches if n.choices <= self.max_depth]
+        if self._left is not None:
+            self._left -= budget - search.budget
+            if spending and search.budget <= 0 and level:
+                raise _Spent  # cut short by the view's work, not by its own budget
         if found:
-            return least_off(found, last_view, slack, shortest), [], []
+            return least_off(found, last_view, slack, shortest), [], search.best_stops()
         return [], search.nearest[:3], search.best_stops()
 
     def _unexplained(
         self, current: GameState, start: GameState, view: TableView,
         nearest: list[tuple[Event, ...]],
     ) -> Question:
+        """Nothing explains the views (or nothing did within the work budget): the
+        readings that came nearest, "the camera is wrong", "the table is as the camera
+        sees it"."""
         readings = [Reading(seq) for seq in nearest if seq]
         readings.append(Reading((), Answer.IGNORE))
         fixes = corrections_for(current, view)
@@ -588,6 +655,10 @@ class Tracker:
             readings.append(Reading(fixes, Answer.CORRECT))
         ask = narration.Phrasing(UNEXPECTED, tuple(readings), start.current)
         return Question(ask, start)
+
+
+class _Spent(Exception):
+    """The work budget of the view being explained is spent."""
 
 
 def _covered_pick(readings: list[tuple[Event, ...]]) -> bool:
