@@ -45,6 +45,7 @@ from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, Recovery, open_journal
 from device.reference import TableReference, can_learn_table, reference_path
 from device.service import CameraChanges, HandSeen, Notice, Press, Service
+from device.storage import Storage
 from device.tracking import TableTracking
 from engine.endgame import hand_wanted
 from vision.calibrate import Calibration
@@ -118,7 +119,8 @@ class Appliance:
         self._closers.append(journal.close)
         if self.recovery is not None:
             self._say(f"journal: {self.recovery.message}")
-        self.service = Service(rng=random.Random(self.seed), journal=journal)
+        storage = Storage(path.parent, min_free_mb=self.config.journal.min_free_mb)
+        self.service = Service(rng=random.Random(self.seed), journal=journal, storage=storage)
         if not self.demo:  # the demo plays its scripted game itself
             self._start_tracking(path)
         self.service.start()
@@ -204,8 +206,11 @@ class Appliance:
         self.player = DemoPlayer(self.service, seed=1 if self.seed is None else self.seed,
                                  interval=self.demo_interval, player=game.player,
                                  level=game.automa_level)
-        self.service.call(self.player.new_game())
         self._closers.append(self.player.stop)
+        try:
+            self.service.call(self.player.new_game())
+        except ValueError as exc:  # no room on the disk: the script tries again as it plays
+            self._say(f"demo: {exc}")
 
     def _start_web(self) -> None:
         web = self.config.web
