@@ -108,11 +108,11 @@ class Storage:
     def failed(self, exc: BaseException) -> str | None:
         """Note a failed write: the notice to give, or None when it was given already."""
         if self.since is not None:
-            log.debug("journal: still not saved: %s", exc)
+            log.debug("still not saved: %s", exc)
             return None
         self.since, self.problem = self.clock(), problem(exc)
-        log.error("journal: %s (%s); the game goes on in memory and is saved as soon as "
-                  "a write succeeds", self.warning, exc)
+        log.error("%s (%s); the game goes on in memory and is saved as soon as a write "
+                  "succeeds", self.warning, exc)
         return self.warning
 
     def saved(self) -> str | None:
@@ -120,7 +120,7 @@ class Storage:
         if self.since is None:
             return None
         message = f"the journal is saved again: every move since {self._since()} is written"
-        log.warning("journal: %s", message)
+        log.warning("%s", message)
         self.since, self.problem = None, ""
         return message
 
