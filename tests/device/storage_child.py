@@ -146,14 +146,15 @@ def demo_mode(folder: Path, seconds: float, gap: float) -> dict[str, Any]:
     cfg = settings.load(system=None, user=None)
     cfg = cfg.replace("camera", source="synthetic", fps=2.0, width=640, height=480)
     cfg = cfg.replace("web", host="127.0.0.1", port=0).replace("voice", enabled=False)
-    appliance = Appliance(cfg, demo=True, out=io.StringIO(), seed=1, demo_interval=gap)
+    out = io.StringIO()
+    appliance = Appliance(cfg, demo=True, out=out, seed=1, demo_interval=gap)
     appliance.start()
     try:
         service = appliance.service
         witness = Witness(service)
         journal = service.journal
         assert journal is not None
-        assert witness.playing.wait(60), "the demo did not play"
+        assert witness.playing.wait(60), f"the demo did not play: {out.getvalue()}"
         ballast = fill(folder)
         start = time.monotonic()
         appliance.stopping.wait(seconds)
