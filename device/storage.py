@@ -81,7 +81,8 @@ class Storage:
     """Whether the journal's writes succeed, since when they fail, and room for a game.
 
     ``folder``: where the journal is (None: no room check); ``clock`` gives the time
-    of the first unsaved move; ``free`` the megabytes free in a folder.
+    of the first unsaved move; ``free`` the megabytes free in a folder. The engine thread
+    notes writes; the page's threads read :attr:`warning`.
     """
 
     def __init__(self, folder: Path | None = None, *, min_free_mb: int = 0,
@@ -91,37 +92,37 @@ class Storage:
         self.min_free_mb = min_free_mb
         self.clock = clock
         self.free = free
-        self.since: datetime | None = None  # the first failed write of this failure
-        self.problem = ""
+        # (what is wrong, "HH:MM" of the first failed write), replaced whole so another
+        # thread never reads half of it; None while writes succeed.
+        self._failure: tuple[str, str] | None = None
 
     @property
     def is_failing(self) -> bool:
-        return self.since is not None
+        return self._failure is not None
 
     @property
     def warning(self) -> str | None:
         """The standing warning while moves are unsaved (None when all is written)."""
-        if self.since is None:
-            return None
-        return f"{self.problem}: moves since {self._since()} are not saved"
+        failure = self._failure
+        return None if failure is None else f"{failure[0]}: moves since {failure[1]} are not saved"
 
     def failed(self, exc: BaseException) -> str | None:
         """Note a failed write: the notice to give, or None when it was given already."""
-        if self.since is not None:
+        if self._failure is not None:
             log.debug("still not saved: %s", exc)
             return None
-        self.since, self.problem = self.clock(), problem(exc)
+        self._failure = (problem(exc), self.clock().strftime("%H:%M"))
         log.error("%s (%s); the game goes on in memory and is saved as soon as a write "
                   "succeeds", self.warning, exc)
         return self.warning
 
     def saved(self) -> str | None:
         """Note a write that succeeded: the notice when it ends a failure, else None."""
-        if self.since is None:
+        failure, self._failure = self._failure, None
+        if failure is None:
             return None
-        message = f"the journal is saved again: every move since {self._since()} is written"
+        message = f"the journal is saved again: every move since {failure[1]} is written"
         log.warning("%s", message)
-        self.since, self.problem = None, ""
         return message
 
     def check_room(self) -> None:
@@ -129,9 +130,10 @@ class Storage:
 
         :raises StorageError: saying why and what to do.
         """
-        if self.since is not None:
-            raise StorageError(f"no new game while {self.problem}: the moves since "
-                               f"{self._since()} are not saved yet (free some space first)")
+        failure = self._failure
+        if failure is not None:
+            raise StorageError(f"no new game while {failure[0]}: the moves since "
+                               f"{failure[1]} are not saved yet (free some space first)")
         if self.folder is None or self.min_free_mb <= 0:
             return
         free = self.free(self.folder)
@@ -139,7 +141,3 @@ class Storage:
             raise StorageError(f"no new game: only {free} MB free for the journal in "
                                f"{self.folder}, and a game needs {self.min_free_mb} MB "
                                "([journal] min_free_mb); free some space on the SD card")
-
-    def _since(self) -> str:
-        assert self.since is not None
-        return self.since.strftime("%H:%M")

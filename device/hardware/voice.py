@@ -1,4 +1,4 @@
-"""Voice: espeak-ng says die results, Au Toma's steps and end-game alerts.
+"""Voice: espeak-ng says die results, Au Toma's steps, end-game alerts and unsaved moves.
 
 Sentences go to a small queue and one worker thread speaks them, so the engine never
 waits for a speaker. When espeak-ng is not installed the voice is simply off.
