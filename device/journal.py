@@ -283,8 +283,9 @@ class JournalLock:
     def note(self, port: int | None = None) -> None:
         """Record this process (and the page's port) in the lock file."""
         text = f"pid={os.getpid()}" + ("" if port is None else f" port={port}") + "\n"
-        os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, text.encode(), 0)
+        with contextlib.suppress(OSError):  # a full disk: the lock holds, unnamed
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, text.encode(), 0)
 
     def release(self) -> None:
         if self._fd >= 0:

@@ -53,11 +53,15 @@ def is_write_failure(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.DatabaseError) and is_damage(exc)
 
 
-def problem(exc: BaseException) -> str:
-    """What a failed write says about the disk, in the table's words."""
+def problem(exc: BaseException, free: int | None = None) -> str:
+    """What a failed write says about the disk, in the table's words (``free``: the
+    megabytes free there, when known: SQLite says "I/O error" for some writes a full
+    disk refuses, such as growing its shared-memory file)."""
     code = getattr(exc, "sqlite_errorcode", None)
     primary = None if code is None else code & 0xFF
     number = getattr(exc, "errno", None)
+    if free == 0:
+        return PROBLEMS[0][2]
     for sqlite_code, os_code, words in PROBLEMS:
         if primary == sqlite_code or number == os_code:
             return words
@@ -111,7 +115,7 @@ class Storage:
         if self._failure is not None:
             log.debug("still not saved: %s", exc)
             return None
-        self._failure = (problem(exc), self.clock().strftime("%H:%M"))
+        self._failure = (problem(exc, self._free()), self.clock().strftime("%H:%M"))
         log.error("%s (%s); the game goes on in memory and is saved as soon as a write "
                   "succeeds", self.warning, exc)
         return self.warning
@@ -124,6 +128,14 @@ class Storage:
         message = f"the journal is saved again: every move since {failure[1]} is written"
         log.warning("%s", message)
         return message
+
+    def _free(self) -> int | None:
+        if self.folder is None:
+            return None
+        try:
+            return self.free(self.folder)
+        except OSError:
+            return None
 
     def check_room(self) -> None:
         """Refuse a new game while moves are unsaved or the disk is short of room.

@@ -2,6 +2,7 @@
 
     python storage_child.py FOLDER service            # a journaled service, 40 moves full
     python storage_child.py FOLDER demo SECONDS GAP   # `companion demo`, SECONDS full
+    python storage_child.py FOLDER start              # `companion run` starting on it full
 
 FOLDER is a small filesystem of its own (``tests/device/test_storage_disk.py`` and
 ``benchmarks/device_faults.py`` mount a tmpfs there). The child plays a while, fills
@@ -170,11 +171,45 @@ def demo_mode(folder: Path, seconds: float, gap: float) -> dict[str, Any]:
         appliance.stop()
 
 
+def start_mode(folder: Path) -> dict[str, Any]:
+    """`companion run` on a full disk holding a game in play; then freed."""
+    from device.appliance import Appliance, StartError
+
+    path = folder / "journal.sqlite3"
+    service = Service(rng=random.Random(1), journal=Journal(path))
+    service.call(NewGame(two_player_setup()))
+    moves(service, Witness(service), 10)
+    assert service.journal is not None
+    service.journal.close()  # a clean stop: the write-ahead log is folded in and deleted
+    cfg = settings.load(system=None, user=None)
+    cfg = cfg.replace("camera", source="replay", device=str(folder / "no-frames"))
+    cfg = cfg.replace("web", host="127.0.0.1", port=0).replace("voice", enabled=False)
+    cfg = cfg.replace("buttons", enabled=False).replace("led", enabled=False)
+    cfg = cfg.replace("journal", path=str(path))
+    ballast = fill(folder)
+    refused = ""
+    first = Appliance(cfg, out=io.StringIO())
+    try:
+        first.start()
+    except StartError as exc:
+        refused = str(exc)
+    finally:
+        first.stop()  # as run_until_stopped does
+    ballast.unlink()
+    appliance = Appliance(cfg, out=io.StringIO())
+    appliance.start()
+    appliance.stop()
+    return {"refused": refused, "resumed": appliance.service.restored,
+            "log": len(service.game.log)}
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     folder, mode = Path(sys.argv[1]), sys.argv[2]
     if mode == "service":
         result = service_mode(folder)
+    elif mode == "start":
+        result = start_mode(folder)
     else:
         result = demo_mode(folder, float(sys.argv[3]), float(sys.argv[4]))
     print(json.dumps(result), flush=True)

@@ -16,6 +16,7 @@ import sys
 import threading
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from devkit import policy, two_player_setup
@@ -79,6 +80,12 @@ def test_the_module_examples_hold() -> None:
 ])
 def test_a_failed_write_is_named_in_the_tables_words(error: Exception, words: str) -> None:
     assert problem(error) == words
+
+
+def test_an_io_error_on_a_disk_with_no_room_left_is_a_full_disk() -> None:
+    shm = disk_error(4874, "disk I/O error")  # SQLITE_IOERR_SHMSIZE: growing the -shm file
+    assert problem(shm, free=0) == "the SD card is full"
+    assert problem(shm, free=300) == "the SD card cannot be written (I/O error)"
 
 
 def test_a_full_disk_is_told_once_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -385,21 +392,35 @@ def mountable(folder: Path) -> str:
     return "" if probe.returncode == 0 else probe.stderr.strip() or f"status {probe.returncode}"
 
 
-def test_a_real_full_filesystem_is_told_once_and_loses_nothing(tmp_path: Path) -> None:
-    """A 1 MB tmpfs filled to the last byte for 40 moves, then freed."""
-    why = mountable(tmp_path)
+def child_on_small_filesystem(folder: Path, mode: str) -> tuple[dict[str, Any], str]:
+    """What ``storage_child.py`` in ``mode`` printed, and its log (skips where no tmpfs
+    can be mounted)."""
+    why = mountable(folder)
     if why:
         pytest.skip(f"cannot mount a small filesystem here (no CAP_SYS_ADMIN?): {why}")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(in_small_filesystem(tmp_path, "1m", sys.executable, str(CHILD),
-                                              str(tmp_path), "service"),
+    done = subprocess.run(in_small_filesystem(folder, "1m", sys.executable, str(CHILD),
+                                              str(folder), mode),
                           capture_output=True, text=True, timeout=120, check=False, env=env,
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout)
+    return json.loads(done.stdout.splitlines()[-1]), done.stderr
+
+
+def test_a_real_full_filesystem_is_told_once_and_loses_nothing(tmp_path: Path) -> None:
+    """A 1 MB tmpfs filled to the last byte for 40 moves, then freed."""
+    found, log_text = child_on_small_filesystem(tmp_path, "service")
     assert len(found["failed"]) == 1 and found["failed"][0].startswith("the SD card is full: ")
     assert len(found["saved"]) == 1 and found["spoken"] == found["failed"] + found["saved"]
     assert found["page_banners"] == found["failed"] and found["led_errors"] == 1
     assert found["errors"] == 0 and found["acknowledged"] == found["in_journal"] > 50
-    log = done.stderr.splitlines()
-    assert "Traceback" not in done.stderr and len(log) == 2, log
+    log = log_text.splitlines()
+    assert "Traceback" not in log_text and len(log) == 2, log
+
+
+def test_a_companion_started_on_a_full_disk_says_why_and_resumes_once_freed(
+        tmp_path: Path) -> None:
+    found, _ = child_on_small_filesystem(tmp_path, "start")
+    assert found["refused"].startswith(f"cannot open the journal {tmp_path}/journal.sqlite3: ")
+    assert found["refused"].endswith(" (the SD card is full, 0 MB free); free some space on it")
+    assert found["resumed"] == f"resumed game 1 at event {found['log']}"
