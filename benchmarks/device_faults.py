@@ -283,7 +283,7 @@ def full_disk(seconds: float, gap: float, code: Path) -> None:
     log = done.stderr.splitlines()
     tracebacks = done.stderr.count("Traceback (most recent call last)")
     print(f"a full disk for {seconds:.0f} s of `companion demo` (a move every {gap} s), then "
-          f"freed ({'' if code == ROOT else f'code in {code}; '}{found['games']} games):")
+          f"freed ({'' if code == ROOT else f'code in {code}; '}{found['games']} game(s)):")
     print(f"  told: {len(found['failed'])} failure notice(s), {len(found['saved'])} "
           f"saved-again notice(s); page banner(s): {len(found['page_banners'])}, page "
           f"notices: {len(found['page_notices'])}; spoken: {len(found['spoken'])}; LED "
