@@ -4,7 +4,7 @@
     python storage_child.py FOLDER demo SECONDS GAP   # `companion demo`, SECONDS full
     python storage_child.py FOLDER start              # `companion run` starting on it full
 
-FOLDER is a small filesystem of its own (``tests/device/test_storage_disk.py`` and
+FOLDER is a small filesystem of its own (``tests/device/test_storage.py`` and
 ``benchmarks/device_faults.py`` mount a tmpfs there). The child plays a while, fills
 FOLDER with a ballast file until the disk refuses more, plays on, deletes the ballast,
 waits until the backlog is written, and prints one JSON line: what the page, the voice
