@@ -15,14 +15,25 @@
 4. ``--big`` games: a journal that many finished games long (copies of one), the time
    the start-up integrity check adds to opening it, and the time a salvage of the whole
    file takes (the work a damaged journal of that size costs at start).
+5. ``--full`` seconds of a full disk: ``companion demo``'s appliance plays its scripted
+   game (a move every ``--gap`` seconds) with its journal on a 32 MB tmpfs of its own
+   (``tests/device/storage_child.py``, in a mount namespace: needs root or user
+   namespaces); the tmpfs is filled to the last byte for that long, then freed. Counted:
+   what the page, the voice and the LED were told, the tracebacks and lines in the log,
+   and the events acknowledged against the events in the journal afterwards.
+   ``--code DIR`` runs the same child against another copy of the code (an export of an
+   older commit) to measure it before a change.
 
     nice -n 10 .venv/bin/python benchmarks/device_faults.py --kills 100 --damaged 20
     nice -n 10 .venv/bin/python benchmarks/device_faults.py --kills 0 --damaged 0 --big 500
+    nice -n 10 .venv/bin/python benchmarks/device_faults.py --kills 0 --damaged 0 --full 60
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import shutil
 import signal
@@ -248,11 +259,57 @@ def _best_of(runs: int, work: object) -> float:
     return best
 
 
+# ---- 5. a full disk ----------------------------------------------------------------------
+
+def full_disk(seconds: float, gap: float, code: Path) -> None:
+    from test_storage import in_small_filesystem, mountable
+
+    with tempfile.TemporaryDirectory(prefix="companion-full-") as tmp:
+        folder = Path(tmp)
+        why = mountable(folder)
+        if why:
+            print(f"a full disk: not measured, cannot mount a small filesystem here: {why}")
+            return
+        child = ROOT / "tests" / "device" / "storage_child.py"
+        env = {**os.environ, "PYTHONPATH": str(code)}
+        done = subprocess.run(in_small_filesystem(folder, "32m", sys.executable, str(child),
+                                                  str(folder), "demo", str(seconds), str(gap)),
+                              capture_output=True, text=True, timeout=seconds + 300,
+                              check=False, env=env, cwd=code)
+    if done.returncode != 0:
+        print(f"a full disk: the child failed (status {done.returncode}):\n{done.stderr}")
+        return
+    found = json.loads(done.stdout.splitlines()[-1])
+    log = done.stderr.splitlines()
+    tracebacks = done.stderr.count("Traceback (most recent call last)")
+    print(f"a full disk for {seconds:.0f} s of `companion demo` (a move every {gap} s), then "
+          f"freed ({'' if code == ROOT else f'code in {code}; '}{found['games']} game(s)):")
+    print(f"  told: {len(found['failed'])} failure notice(s), {len(found['saved'])} "
+          f"saved-again notice(s); page banner(s): {len(found['page_banners'])}, page "
+          f"notices: {len(found['page_notices'])}; spoken: {len(found['spoken'])}; LED "
+          f"to fast blink: {found['led_errors']} time(s)")
+    for text in found["failed"] + found["saved"]:
+        print(f"    \"{text}\"")
+    print(f"  log: {len(log)} line(s), {tracebacks} traceback(s)")
+    for line in log[:4]:
+        print(f"    {line[:150]}")
+    print(f"  events: {found['moves_played']} acknowledged by the time it was freed; "
+          f"{found['acknowledged']} acknowledged in all, {found['in_journal']} in the journal "
+          f"afterwards ({found['acknowledged'] - found['in_journal']} missing); backlog "
+          f"written {'' if found['backlog_saved'] else 'NOT '}within 30 s of freeing "
+          f"({found['saved_after']} s)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--damaged", type=int, default=20)
     parser.add_argument("--big", type=int, default=0, help="games in a long journal")
+    parser.add_argument("--full", type=float, default=0, help="seconds of a full disk")
+    parser.add_argument("--gap", type=float, default=0.25,
+                        help="seconds between the demo's moves (--full)")
+    parser.add_argument("--code", type=Path, default=ROOT,
+                        help="the code the --full child runs (default: this checkout)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.kills:
@@ -263,6 +320,8 @@ def main() -> int:
         damaged(args.damaged, args.seed)
     if args.big:
         big(args.big)
+    if args.full:
+        full_disk(args.full, args.gap, args.code.resolve())
     return 0
 
 

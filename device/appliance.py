@@ -45,6 +45,7 @@ from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, Recovery, open_journal
 from device.reference import TableReference, can_learn_table, reference_path
 from device.service import CameraChanges, HandSeen, Notice, Press, Service
+from device.storage import Storage, free_mb, is_write_failure, problem
 from device.tracking import TableTracking
 from engine.endgame import hand_wanted
 from vision.calibrate import Calibration
@@ -114,11 +115,13 @@ class Appliance:
         try:
             journal, self.recovery = open_journal(path)
         except Exception as exc:  # unreadable, not damaged: recovery cannot help
-            raise StartError(f"cannot open the journal {path}: {exc}") from exc
+            raise StartError(f"cannot open the journal {path}: {exc}"
+                             + _disk_hint(exc, path.parent)) from exc
         self._closers.append(journal.close)
         if self.recovery is not None:
             self._say(f"journal: {self.recovery.message}")
-        self.service = Service(rng=random.Random(self.seed), journal=journal)
+        storage = Storage(path.parent, min_free_mb=self.config.journal.min_free_mb)
+        self.service = Service(rng=random.Random(self.seed), journal=journal, storage=storage)
         if not self.demo:  # the demo plays its scripted game itself
             self._start_tracking(path)
         self.service.start()
@@ -204,8 +207,11 @@ class Appliance:
         self.player = DemoPlayer(self.service, seed=1 if self.seed is None else self.seed,
                                  interval=self.demo_interval, player=game.player,
                                  level=game.automa_level)
-        self.service.call(self.player.new_game())
         self._closers.append(self.player.stop)
+        try:
+            self.service.call(self.player.new_game())
+        except ValueError as exc:  # no room on the disk: the script tries again as it plays
+            self._say(f"demo: {exc}")
 
     def _start_web(self) -> None:
         web = self.config.web
@@ -387,6 +393,18 @@ def _check_port(host: str, port: int) -> None:
         except OSError as exc:
             raise StartError(f"cannot serve on {host}:{port}: {exc.strerror} "
                              "(another companion running? try --port)") from exc
+
+
+def _disk_hint(exc: Exception, folder: Path) -> str:
+    """Why the disk refused the journal, when it did (systemd retries the start)."""
+    if not is_write_failure(exc):
+        return ""
+    try:
+        free: int | None = free_mb(folder)
+    except OSError:
+        free = None
+    room = "" if free is None else f", {free} MB free"
+    return f" ({problem(exc, free)}{room}); free some space on it"
 
 
 def lan_line(host: str, port: int, everywhere: bool) -> str:

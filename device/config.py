@@ -222,6 +222,8 @@ RANGES: dict[tuple[str, str], Spec] = {
     ("web", "port"): Integer(0, 65535),  # 0: any free port (tests, benchmarks)
     ("web", "max_clients"): Integer(1, 100),
     ("game", "automa_level"): Integer(1, 6),
+    ("journal", "warn_free_mb"): Integer(0, 1_000_000),
+    ("journal", "min_free_mb"): Integer(0, 1_000_000),
 }
 # Checks no spec expresses: (table, key) -> a function returning a problem or None.
 CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
@@ -247,6 +249,8 @@ def _validated(values: dict[str, dict[str, Any]], origin: str) -> dict[str, dict
         raise ConfigError(f"{origin}: camera.retry_min must not exceed camera.retry_max")
     if values["vision"]["unread_after"] > values["vision"]["ask_after"]:
         raise ConfigError(f"{origin}: vision.unread_after must not exceed vision.ask_after")
+    if values["journal"]["min_free_mb"] > values["journal"]["warn_free_mb"]:
+        raise ConfigError(f"{origin}: journal.min_free_mb must not exceed journal.warn_free_mb")
     _check_pins_distinct(values, origin)
     return values
 

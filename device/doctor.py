@@ -36,10 +36,10 @@ from device.journal import (
 )
 from device.recovery import kept_aside
 from device.reference import can_learn_table, describe, reference_path
+from device.storage import free_mb
 from vision.classifier import default_model_path
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
-MIN_FREE_MB = 200
 
 
 @dataclass(frozen=True)
@@ -190,19 +190,24 @@ def _is_companion(port: int) -> bool:
         return False
 
 
-def check_disk(config: Config) -> Check:
-    """The journal's folder is writable and has room."""
+def check_disk(config: Config, free: Callable[[Path], int] = free_mb) -> Check:
+    """The journal's folder is writable and has room (``[journal] warn_free_mb`` and
+    ``min_free_mb``); ``free`` measures it."""
     path = settings.journal_path(config)
     folder = _existing_parent(path.parent)
     if not os.access(folder, os.W_OK):
         return Check("disk", FAIL, f"cannot write to {folder} (journal {path})",
                      "run as the service user, or set [journal] path to a writable place")
-    free_mb = shutil.disk_usage(folder).free // 2**20
-    if free_mb < MIN_FREE_MB:
-        return Check("disk", FAIL, f"only {free_mb} MB free on {folder}",
-                     "free some space: the journal needs little, but a full SD card corrupts "
-                     "more than games")
-    return Check("disk", OK, f"{free_mb} MB free on {folder}")
+    mb, journal = free(folder), config.journal
+    fix = ("free some space (`du -xh / | sort -h | tail` finds what fills it): a full SD "
+           "card stops saving moves")
+    if mb < journal.min_free_mb:
+        return Check("disk", FAIL, f"only {mb} MB free on {folder}: a new game will not "
+                     f"start under {journal.min_free_mb} MB ([journal] min_free_mb)", fix)
+    if mb < journal.warn_free_mb:
+        return Check("disk", WARN, f"only {mb} MB free on {folder} (warns under "
+                     f"{journal.warn_free_mb} MB, [journal] warn_free_mb)", fix)
+    return Check("disk", OK, f"{mb} MB free on {folder}")
 
 
 def check_table(config: Config) -> Check:

@@ -225,16 +225,37 @@ class Journal:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on any error (nothing half-written)."""
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error (nothing half-written).
+
+    A failed write (a full disk, an I/O error) must leave the connection ready for the
+    next one: a COMMIT that fails is rolled back, and a transaction left open by a
+    ROLLBACK that failed too is rolled back before the next BEGIN.
+    """
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
     def __enter__(self) -> None:
+        self._rollback()
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is not None:
+            with contextlib.suppress(sqlite3.Error):  # the error being raised says more
+                self._rollback()
+            return
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            with contextlib.suppress(sqlite3.Error):
+                self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        # SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR): a
+        # second ROLLBACK would fail and hide the first error.
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
 
 
 class JournalLock:
@@ -262,8 +283,9 @@ class JournalLock:
     def note(self, port: int | None = None) -> None:
         """Record this process (and the page's port) in the lock file."""
         text = f"pid={os.getpid()}" + ("" if port is None else f" port={port}") + "\n"
-        os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, text.encode(), 0)
+        with contextlib.suppress(OSError):  # a full disk: the lock holds, unnamed
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, text.encode(), 0)
 
     def release(self) -> None:
         if self._fd >= 0:

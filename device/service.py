@@ -7,6 +7,11 @@ the new events to the journal (when it has one) and only then publishes an
 :class:`Update` (a sequence number and the new frozen state) to its listeners (voice,
 LED) and subscribers (Server-Sent Events): nobody hears of an event a power cut could
 still take back.
+
+When the disk will not take a write (full, read-only, failing), the game goes on in
+memory: :class:`device.storage.Storage` tells the table once, the engine thread retries
+every ``retry`` seconds and with every change, and the first write that succeeds
+writes the whole backlog.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any, Protocol, cast
 
 from device import controls
 from device.journal import Journal
+from device.storage import FAILED, SAVED, Storage, StorageError, is_write_failure, problem
 from engine.endgame import final_table, hand_wanted
 from engine.errors import IllegalActionError
 from engine.events import Event, Setup
@@ -111,10 +117,17 @@ class Service:
     HISTORY = 256  # updates kept for clients reconnecting with Last-Event-ID
 
     def __init__(self, game: Game | None = None, *, rng: random.Random | None = None,
-                 journal: Journal | None = None, scorer: Scorer | None = None) -> None:
+                 journal: Journal | None = None, scorer: Scorer | None = None,
+                 storage: Storage | None = None, retry: float = 5.0) -> None:
         self.rng = rng or random.Random()
         self.journal = journal
         self.scorer = scorer or final_scores
+        self.storage = storage or Storage()
+        self.retry = retry  # seconds between writes of a backlog the disk refused
+        # While writes fail: how much of the journal's log is still the game's (None:
+        # the journal holds the whole game).
+        self._behind: int | None = None
+        self._told: tuple[str, str] | None = None  # a storage notice to publish
         self.restored = ""  # what start-up recovered from the journal, for the log
         self.game = self._initial_game(game)
         self.game.rng = self.game.rng or self.rng
@@ -172,19 +185,59 @@ class Service:
             return game.state.fen(), None
 
     def _commit(self, rollback: Callable[[], None], kept: int | None = None) -> None:
-        """Write the log to the journal; if that fails, undo the change in memory too.
+        """Write the log to the journal; a disk that refuses it leaves the game in memory
+        (told once), any other error undoes the change in memory too.
 
-        ``kept``: how much of the log before the change survived it (see Journal.sync).
+        ``kept``: how much of the log before the change survived it (see Journal.sync;
+        None: all of the log now).
         """
         if self.journal is None:
             return
+        kept = len(self.game.log) if kept is None else kept
+        if self._behind is not None:
+            kept = min(kept, self._behind)  # what the journal still holds of the game
+        try:
+            self._save(kept)
+        except Exception:
+            rollback()
+            raise
+
+    def _save(self, kept: int) -> None:
+        """Make the journal hold the game's log; a write the disk refuses is kept for
+        later (``kept``: how much of the journal's log is still the game's)."""
+        assert self.journal is not None
         try:
             if self.journal.game_id is None:
                 self.journal.begin([], _names(self.game.state))
             self.journal.sync(self.game.log, *self._final(self.game), kept=kept)
-        except Exception:
-            rollback()
-            raise
+        except Exception as exc:
+            if not is_write_failure(exc):
+                raise
+            self._behind = kept
+            self._tell(FAILED, self.storage.failed(exc))
+            return
+        self._behind = None
+        self._tell(SAVED, self.storage.saved())
+
+    def _catch_up(self) -> None:
+        """Try again to write what the disk refused."""
+        if self._behind is not None:
+            self._save(self._behind)
+
+    def _tell(self, kind: str, message: str | None) -> None:
+        if message is not None:
+            self._told = (kind, message)
+
+    def _publish_told(self) -> None:
+        """Publish the storage notice a write left, after the update of its command."""
+        told, self._told = self._told, None
+        if told is not None:
+            self._publish(told[0], (), message=told[1], source="journal")
+
+    @property
+    def unsaved(self) -> str | None:
+        """What the table must know about moves not written yet (None: all written)."""
+        return self.storage.warning
 
     # --- lifecycle ----------------------------------------------------------------
 
@@ -221,8 +274,15 @@ class Service:
 
     def _run(self) -> None:
         while True:
-            item = self._commands.get()
+            try:
+                item = self._commands.get(timeout=None if self._behind is None else self.retry)
+            except queue.Empty:
+                self._safely(self._catch_up)
+                continue
             if item is STOP:
+                self._safely(self._catch_up)
+                if self.storage.is_failing:
+                    log.error("journal: stopped with %s", self.storage.warning)
                 return
             command, future = cast("tuple[Command, Future[Update]]", item)
             try:
@@ -230,7 +290,21 @@ class Service:
             except Exception as exc:  # delivered to the submitter, never kills the thread
                 future.set_exception(exc)
 
+    def _safely(self, work: Callable[[], None]) -> None:
+        """Work between commands (a retried write): its error is logged, never raised."""
+        try:
+            work()
+            self._publish_told()
+        except Exception:
+            log.exception("journal: writing the backlog failed")
+
     def _execute(self, command: Command) -> Update:
+        try:
+            return self._dispatch(command)
+        finally:
+            self._publish_told()
+
+    def _dispatch(self, command: Command) -> Update:
         if isinstance(command, Play):
             update = self._play((command.event,), command.source)
             follower = self.follower
@@ -332,9 +406,27 @@ class Service:
         game = Game(rng=self.game.rng)
         game.play(command.setup)
         if self.journal is not None:
-            self.journal.begin(game.log, _names(game.state))
+            self._begin(game)
         self.game = game
         return self._publish("new-game", tuple(game.log), source=command.source)
+
+    def _begin(self, game: Game) -> None:
+        """Start ``game`` in the journal, or refuse it (nothing of the current game is
+        lost: it is written first, and stays current when the disk refuses).
+
+        :raises StorageError: when the disk has no room or refuses the write.
+        """
+        assert self.journal is not None
+        self._catch_up()
+        self.storage.check_room()
+        try:
+            self.journal.begin(game.log, _names(game.state))
+        except Exception as exc:
+            if not is_write_failure(exc):
+                raise
+            log.warning("journal: a new game could not be written: %s", exc)
+            raise StorageError(f"no new game: {problem(exc)} (the game in play is saved)"
+                               ) from exc
 
     def add_press_handler(self, handler: PressHandler) -> None:
         """Try ``handler`` on every button press before the follower (the bare-table

@@ -26,9 +26,11 @@ from web.labels import Namer, public_cards
 from web.service import HandSeen, Service, Update
 
 # Not shown as a notice: game updates (the log says them), the camera's own reading
-# (the tracker's moves reach the log; a raw change is for the device log), and the
-# tracker's question (it has its own panel).
-QUIET_KINDS = frozenset({"start", "event", "undo", "new-game", "camera", "question"})
+# (the tracker's moves reach the log; a raw change is for the device log), the
+# tracker's question (it has its own panel), and moves going unsaved (the "unsaved"
+# banner says it for as long as it lasts).
+QUIET_KINDS = frozenset({"start", "event", "undo", "new-game", "camera", "question",
+                         "storage-failed"})
 FINISHED_SHOWN = 10  # finished games listed at the end of a game
 
 
@@ -78,6 +80,7 @@ class Documents:
             "kind": update.kind,
             "source": update.source,
             "notice": None if update.kind in QUIET_KINDS else update.message or update.kind,
+            "unsaved": self.service.unsaved,
         }
         doc.update(view.game_view(update.state))
         doc["last_roll"] = view.roll_view(events, states, start)

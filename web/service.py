@@ -146,6 +146,10 @@ class Service(Protocol):
     def hand_seen(self) -> HandSeen | None: ...
     @property
     def camera_reading(self) -> Mapping[str, Any] | None: ...
+    @property
+    def unsaved(self) -> str | None:
+        """Why moves are not saved and since when, while the disk refuses them."""
+        ...
 
     def call(self, command: Command, timeout: float = 5.0) -> Update:
         """Apply ``command`` on the engine thread and wait; bad input raises ValueError."""

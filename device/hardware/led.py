@@ -1,5 +1,6 @@
 """The status LED: steady when ready, slow blink when the table must answer on the page,
-fast blink on an error (camera lost, a button pressed at the wrong moment).
+fast blink on an error (camera lost, moves not saved, a button pressed at the wrong
+moment).
 
 :func:`mode_for` decides the mode from updates (pure, testable); :class:`StatusLED`
 drives a gpiozero ``LED`` (its blinking runs on gpiozero's own thread).
@@ -15,6 +16,7 @@ from device.hardware.buttons import quiet_fallbacks
 from device.hardware.capture import GLARE_HIDES, STACK_PAST_VIEW
 from device.reference import CALIBRATE
 from device.service import Update
+from device.storage import FAILED, SAVED
 from device.tracking import LOCATION_QUESTION
 from engine.decisions import Kind
 from engine.state import Phase
@@ -30,8 +32,9 @@ NEEDS_PAGE = frozenset({Kind.PLACE, Kind.TARGET, Kind.FACE, Kind.CHOOSE, Kind.BL
 
 class StatusLight:
     """Follows updates and keeps the mode; an error lasts until the next good update,
-    a lost camera until it is back, and a question the table has not answered yet
-    (``asking``) keeps asking for attention while the game goes on."""
+    a lost camera until it is back, unsaved moves until they are written, and a question
+    the table has not answered yet (``asking``) keeps asking for attention while the
+    game goes on."""
 
     def __init__(self, show: Callable[[str], None],
                  asking: Callable[[], bool] = lambda: False) -> None:
@@ -39,13 +42,16 @@ class StatusLight:
         self.asking = asking
         self.mode = OFF
         self.camera_lost = False
+        self.unsaved = False
 
     def __call__(self, update: Update) -> None:
         if update.kind == "camera-lost":
             self.camera_lost = True
         elif update.kind == "camera-back":
             self.camera_lost = False
-        mode = ERROR if self.camera_lost else mode_for(update)
+        elif update.kind in (FAILED, SAVED):
+            self.unsaved = update.kind == FAILED
+        mode = ERROR if self.camera_lost or self.unsaved else mode_for(update)
         self.set(ATTENTION if mode == READY and self.asking() else mode)
 
     def set(self, mode: str) -> None:

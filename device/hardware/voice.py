@@ -1,4 +1,4 @@
-"""Voice: espeak-ng says die results, Au Toma's steps and end-game alerts.
+"""Voice: espeak-ng says die results, Au Toma's steps, end-game alerts and unsaved moves.
 
 Sentences go to a small queue and one worker thread speaks them, so the engine never
 waits for a speaker. When espeak-ng is not installed the voice is simply off.
@@ -18,6 +18,7 @@ from device.hardware.capture import GLARE_HIDES, STACK_PAST_VIEW
 from device.recovery import JOURNAL_NOTICE, SPOKEN
 from device.reference import CALIBRATE
 from device.service import Update
+from device.storage import FAILED, SAVED
 from device.tracking import LOCATION_QUESTION
 from engine import narration
 from engine.board import Location
@@ -31,7 +32,7 @@ FACE_WORDS = {face.value: narration.face_word(face) for face in Face}  # as the 
 SPOKEN_NOTICES = {"camera-lost": "Camera lost. The game is safe.", "camera-back": "Camera back.",
                   JOURNAL_NOTICE: SPOKEN}
 # notices whose own message is said
-SPOKEN_MESSAGES = (STACK_PAST_VIEW, GLARE_HIDES, LOCATION_QUESTION, CALIBRATE)
+SPOKEN_MESSAGES = (STACK_PAST_VIEW, GLARE_HIDES, LOCATION_QUESTION, CALIBRATE, FAILED, SAVED)
 
 
 class Voice:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from devkit import two_player_setup
 from journalkit import NOT_SQLITE, build, damage, truncated
 from runkit import companion_run, read_until, stop
 
@@ -20,7 +21,8 @@ from device.appliance import Appliance, StartError
 from device.hardware.voice import sentences
 from device.journal import JournalBusy, JournalLock
 from device.recovery import JOURNAL_NOTICE, SPOKEN
-from device.service import Update
+from device.service import NewGame, Update
+from device.storage import StorageError, free_mb
 from web.document import Documents
 
 
@@ -99,6 +101,20 @@ def test_a_saved_game_that_cannot_be_rebuilt_is_said_on_the_page(tmp_path: Path)
         appliance.stop()
     assert appliance.recovery is None  # SQLite finds the file sound: it is kept in use
     assert "could not rebuild the saved game" in update.message
+
+
+def test_the_room_a_new_game_needs_is_the_setting(tmp_path: Path) -> None:
+    more = free_mb(tmp_path) + 1000  # than this disk has
+    cfg = quiet_config(tmp_path / "journal.sqlite3", tmp_path / "no-frames")
+    cfg = cfg.replace("journal", warn_free_mb=more, min_free_mb=more)
+    appliance = Appliance(cfg, out=io.StringIO())
+    appliance.start()
+    try:
+        with pytest.raises(StorageError, match=f"a game needs {more} MB "
+                           r"\(\[journal\] min_free_mb\)"):
+            appliance.service.call(NewGame(two_player_setup()))
+    finally:
+        appliance.stop()
 
 
 def next_notice(appliance: Appliance) -> Update:

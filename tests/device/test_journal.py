@@ -127,6 +127,32 @@ def test_a_failed_write_leaves_the_game_as_it_was(tmp_path: Path) -> None:
     assert (list(service.game.log), service.game.state) == before
 
 
+def test_a_commit_the_disk_refuses_leaves_the_journal_ready_for_the_next(
+        tmp_path: Path) -> None:
+    from faultkit import Faults
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    faults = Faults(journal)
+    game = Game(rng=random.Random(1))
+    game.play(two_player_setup())
+    journal.begin(game.log)
+    for _ in range(3):
+        game.play(policy(game))  # type: ignore[arg-type]
+    faults.full = True  # the COMMIT fails with its transaction still open
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+        journal.sync(game.log)
+    assert not journal._db.in_transaction
+    assert journal.events() == game.log[:1]
+    faults.full = False  # now the ROLLBACK after the failed COMMIT fails too
+    faults.verbs, faults.rate = ("COMMIT", "ROLLBACK"), 1.0
+    with pytest.raises(sqlite3.OperationalError):
+        journal.sync(game.log)
+    assert journal._db.in_transaction  # left open: the next write rolls it back first
+    faults.rate = 0.0
+    journal.sync(game.log)
+    assert journal.events() == game.log
+
+
 def test_replaying_the_journal_needs_no_randomness(tmp_path: Path) -> None:
     service = open_service(tmp_path / "j.sqlite3")
     service.call(NewGame(two_player_setup()))

@@ -104,6 +104,47 @@ def test_a_die_roll_made_through_the_api_appears_within_a_second(page: Any, serv
     assert page.locator("#roll").inner_text() == "Ann rolled Helium"
 
 
+def test_unsaved_moves_are_a_banner_until_they_are_written(browser_context: Any,
+                                                           tmp_path: Path) -> None:
+    import random
+
+    from pagekit import make_app
+
+    from device.journal import Journal
+    from device.service import NewGame, Play
+    from engine.setup import new_game
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    service = Service(rng=random.Random(2), journal=journal)
+    service.start()
+
+    def move() -> None:
+        options = service.snapshot().state.pending.options  # type: ignore[union-attr]
+        service.call(Play(options[0]))
+
+    try:
+        service.call(NewGame(new_game(["Ann", "Bo"], random.Random(2))))
+        with Server(make_app(service)) as server:
+            page = browser_context.new_page()
+            page.goto(server.url + "/")
+            page.wait_for_selector("#live.on", timeout=5000)
+            assert page.locator("#unsaved").is_hidden()
+            journal._db.execute("PRAGMA query_only = ON")  # SQLite refuses every write
+            move()
+            expect(page.locator("#unsaved")).to_have_text(re.compile(
+                r"^the SD card is read-only: moves since \d\d:\d\d are not saved$"),
+                timeout=3000)
+            move()
+            journal._db.execute("PRAGMA query_only = OFF")
+            move()
+            expect(page.locator("#unsaved")).to_be_hidden(timeout=3000)
+            expect(page.locator("#notice")).to_contain_text("the journal is saved again")
+            assert journal.events() == service.game.log
+            page.close()
+    finally:
+        service.stop()
+
+
 def test_a_correction_needs_the_pin(page: Any, server: Server, service: Service) -> None:
     assert page.locator("#corrections").is_hidden()  # read-only without the PIN
     refused = page.evaluate("""async () => {

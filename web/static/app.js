@@ -73,6 +73,7 @@
     doc = d;
     renderHeader(d, rolled);
     renderNotice(d, fresh);
+    renderUnsaved(d);
     renderOver(d);
     renderPlayers(d);
     renderAutoma(d);
@@ -121,6 +122,13 @@
     el.hidden = false;
     clearTimeout(noticeTimer);
     noticeTimer = setTimeout(() => { el.hidden = true; }, 10000);
+  }
+
+  // Stays up while the journal's disk refuses writes ("moves since 21:04 are not saved").
+  function renderUnsaved(d) {
+    const el = $("unsaved");
+    el.textContent = d.unsaved || "";
+    el.hidden = !d.unsaved;
   }
 
   function renderLocations(d) {
