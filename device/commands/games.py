@@ -1,0 +1,133 @@
+"""``companion games``: the finished games a journal holds, to read or to take elsewhere.
+
+    companion games list [--journal FILE]                  # newest first, then each player
+    companion games export [--journal FILE] --format csv   # one row per game, oldest first
+    companion games export --format json                   # one JSON object per line
+    companion games export --format bgstats                # one BG Stats link per line
+
+``--journal`` defaults to the companion's own journal (``[journal] path``,
+docs/config.md). The file is only read, so this is safe while the companion runs.
+docs/history.md describes every column and field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from device.cli import UsageError
+
+if TYPE_CHECKING:
+    from engine.history import GameRecord
+
+FORMATS = ("csv", "json", "bgstats")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("games", help="list or export the finished games of a journal",
+                            description="The finished games a journal holds: a list, or an "
+                                        "export for a spreadsheet or BG Stats. Formats: "
+                                        "docs/history.md.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="finished games, newest first, and each "
+                                              "player's record")
+    _journal_option(listing)
+    listing.set_defaults(handler=list_command)
+    export = actions.add_parser("export", help="one row or object per finished game, "
+                                               "oldest first")
+    _journal_option(export)
+    export.add_argument("--format", choices=FORMATS, default="csv",
+                        help="csv (default), json (one object per line) or bgstats "
+                             "(one BG Stats link per line)")
+    export.set_defaults(handler=export_command)
+
+
+def _journal_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--journal", metavar="FILE",
+                        help="the journal to read (default: the companion's own, "
+                             "[journal] path)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="a settings file read after the system and user ones")
+
+
+def finished(args: argparse.Namespace) -> list[GameRecord]:
+    """The journal's finished games, newest first.
+
+    :raises UsageError: when there is no journal at the path.
+    """
+    from device.journal import Journal
+    from engine.history import records
+
+    path = Path(args.journal) if args.journal else _default_journal(args.config)
+    if not path.is_file():
+        raise UsageError(f"no journal at {path}" + ("" if args.journal else
+                         ": no game has been played here yet (name one with --journal FILE)"))
+    journal = Journal(path)
+    try:
+        return records(journal.finished_games())
+    finally:
+        journal.close()
+
+
+def _default_journal(config: str | None) -> Path:
+    from device import config as settings
+
+    return settings.journal_path(settings.load(config))
+
+
+def list_command(args: argparse.Namespace) -> int:
+    from engine.history import player_records
+
+    games = finished(args)
+    out = sys.stdout
+    out.write(f"{len(games)} finished game{'' if len(games) == 1 else 's'}\n")
+    for game in games:
+        out.write(_game_lines(game))
+    players = player_records(games)
+    if players:
+        out.write("\nplayer          games  wins  average  best  favourite house\n")
+        for p in players:
+            average = "-" if p.average is None else f"{p.average:.1f}"
+            out.write(f"{p.name[:15]:<15} {p.games:>5} {p.wins:>5} {average:>8} "
+                      f"{'-' if p.best is None else p.best:>5}  "
+                      f"{(p.house or '-').capitalize()}\n")
+    return 0
+
+
+def _game_lines(game: GameRecord) -> str:
+    when = local_time(game.started)
+    length = "" if game.minutes is None else f", {game.minutes} min"
+    solo = "" if game.solo_level is None else f", solo (Au Toma level {game.solo_level})"
+    seats = " · ".join(f"{s.name}{f' ({s.house.capitalize()})' if s.house else ''} "
+                       f"{'?' if s.score is None else s.score}" for s in game.seats)
+    won = " and ".join(game.winners) or "unknown"
+    return f"\n#{game.id}  {when}{length}{solo}\n    {seats}\n    won: {won}\n"
+
+
+def local_time(stamp: str) -> str:
+    """An ISO 8601 time from the journal as this machine's local "YYYY-MM-DD HH:MM"."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
+def export_command(args: argparse.Namespace) -> int:
+    from engine.export import CSV_COLUMNS, bgstats_link, csv_row
+
+    games = sorted(finished(args), key=lambda g: g.id)  # oldest first, as played
+    if args.format == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        writer.writerows(csv_row(game) for game in games)
+        return 0
+    for game in games:
+        line = (json.dumps(game.to_json(), sort_keys=True, ensure_ascii=False)
+                if args.format == "json" else bgstats_link(game))
+        sys.stdout.write(line + "\n")
+    return 0
