@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
+import os
+import sqlite3
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -67,7 +70,10 @@ def finished(args: argparse.Namespace) -> list[GameRecord]:
     if not path.is_file():
         raise UsageError(f"no journal at {path}" + ("" if args.journal else
                          ": no game has been played here yet (name one with --journal FILE)"))
-    journal = Journal(path)
+    try:
+        journal = Journal(path)
+    except sqlite3.Error as exc:  # not a database, or not readable by this user
+        raise UsageError(f"cannot read the journal {path}: {exc}") from None
     try:
         return records(journal.finished_games())
     finally:
@@ -81,22 +87,33 @@ def _default_journal(config: str | None) -> Path:
 
 
 def list_command(args: argparse.Namespace) -> int:
+    games = finished(args)
+    _write(f"{len(games)} finished game{'' if len(games) == 1 else 's'}\n"
+           + "".join(_game_lines(game) for game in games) + _player_lines(games))
+    return 0
+
+
+def _player_lines(games: list[GameRecord]) -> str:
     from engine.history import player_records
 
-    games = finished(args)
-    out = sys.stdout
-    out.write(f"{len(games)} finished game{'' if len(games) == 1 else 's'}\n")
-    for game in games:
-        out.write(_game_lines(game))
     players = player_records(games)
-    if players:
-        out.write("\nplayer          games  wins  average  best  favourite house\n")
-        for p in players:
-            average = "-" if p.average is None else f"{p.average:.1f}"
-            out.write(f"{p.name[:15]:<15} {p.games:>5} {p.wins:>5} {average:>8} "
-                      f"{'-' if p.best is None else p.best:>5}  "
-                      f"{(p.house or '-').capitalize()}\n")
-    return 0
+    if not players:
+        return ""
+    lines = ["\nplayer          games  wins  average  best  favourite house\n"]
+    for p in players:
+        average = "-" if p.average is None else f"{p.average:.1f}"
+        lines.append(f"{p.name[:15]:<15} {p.games:>5} {p.wins:>5} {average:>8} "
+                     f"{'-' if p.best is None else p.best:>5}  {(p.house or '-').capitalize()}\n")
+    return "".join(lines)
+
+
+def _write(text: str) -> None:
+    """Print ``text``; a reader that stopped early (``… | head``) is no error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _game_lines(game: GameRecord) -> str:
@@ -118,16 +135,20 @@ def local_time(stamp: str) -> str:
 
 
 def export_command(args: argparse.Namespace) -> int:
+    games = sorted(finished(args), key=lambda g: g.id)  # oldest first, as played
+    _write(export_text(games, args.format))
+    return 0
+
+
+def export_text(games: list[GameRecord], fmt: str) -> str:
+    """The games in ``fmt`` (csv, json or bgstats), one row, object or link per game."""
     from engine.export import CSV_COLUMNS, bgstats_link, csv_row
 
-    games = sorted(finished(args), key=lambda g: g.id)  # oldest first, as played
-    if args.format == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+    if fmt == "csv":
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         writer.writerows(csv_row(game) for game in games)
-        return 0
-    for game in games:
-        line = (json.dumps(game.to_json(), sort_keys=True, ensure_ascii=False)
-                if args.format == "json" else bgstats_link(game))
-        sys.stdout.write(line + "\n")
-    return 0
+        return text.getvalue()
+    return "".join((json.dumps(game.to_json(), sort_keys=True, ensure_ascii=False)
+                    if fmt == "json" else bgstats_link(game)) + "\n" for game in games)

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import random
+import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -175,3 +176,24 @@ def test_simulate_will_not_write_to_a_journal_a_companion_holds(
     finally:
         lock.release()
     assert not path.exists()
+
+
+def test_the_docs_example_is_what_the_commands_print(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/history.md's console session, run again (the times of day aside)."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "history.md").read_text()
+    session = page[page.index("```console\n") + 11:].split("```")[0]
+    for block in session.split("$ companion ")[1:]:
+        command, *expected = block.splitlines()
+        argv = command.replace("games.sqlite3", str(tmp_path / "games.sqlite3")).split()
+        assert main(argv) == 0, command
+        out = capsys.readouterr().out.splitlines()
+        if argv[0] == "games":
+            assert _timeless(out) == _timeless(expected), command
+
+
+def _timeless(lines: list[str]) -> list[str]:
+    """Lines with the journal's clock taken out (ISO times, and the list's local times)."""
+    iso = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00")
+    local = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")
+    return [local.sub("TIME", iso.sub("TIME", line)) for line in lines]

@@ -125,10 +125,14 @@ def test_the_list_shows_every_game_and_player(browser: Any, server: Server) -> N
 def test_each_plot_of_a_six_player_game_draws_in_time(browser: Any, server: Server) -> None:
     page, _ = open_view(browser, server, "six")
     try:
-        times = [float(t) for t in page.evaluate(
-            "[...document.querySelectorAll('figure.plot')].map((f) => f.dataset.drawMs)")]
-        assert len(times) == 4  # Helium, Influence, Fleet; the score split
-        assert max(times) < DRAW_BUDGET_MS, times
+        first = page.evaluate(
+            "[...document.querySelectorAll('figure.plot')].map((f) => Number(f.dataset.drawMs))")
+        assert len(first) == 4 and all(ms > 0 for ms in first)  # Helium, Influence, Fleet, split
+        # Drawn again five times, each plot's median: a busy machine's stall on one draw
+        # says nothing about the page (benchmarks/history_plots.py reports every draw).
+        runs = [page.evaluate("window.Games.redraw()") for _ in range(5)]
+        medians = [sorted(run[k] for run in runs)[2] for k in range(4)]
+        assert max(medians) < DRAW_BUDGET_MS, runs
         lines = page.locator("#token-plots figure").first.locator("polyline")
         assert lines.count() == 6
     finally:

@@ -9,6 +9,7 @@
   const HOUSE = (h) => (h ? h[0].toUpperCase() + h.slice(1) : "–");
   const TRACKS = [["helium", "Helium", 7], ["influence", "Influence", 7], ["fleet", "Fleet", 7]];
   let list = null; // the /api/games reply, once loaded
+  let shown = null; // the game on screen (its /api/games/<id> reply)
 
   function h(tag, props, ...kids) {
     const el = document.createElement(tag);
@@ -76,6 +77,7 @@
 
   // --- one game ---------------------------------------------------------------------------
   function renderGame(data) {
+    shown = data;
     const g = data.game;
     $("game-title").textContent = g ? `Game ${g.id}` : "Game";
     $("game-facts").textContent = g ? facts(g) : "";
@@ -157,6 +159,16 @@
     }
   }
 
+  // Draw the open game's plots again and say how long each took (ms): for the browser
+  // tests and benchmarks/history_plots.py, which time the page's own drawing.
+  function redraw() {
+    if (!shown || !shown.available) return [];
+    renderTokens(shown.series);
+    renderSplit(shown.split);
+    return [...document.querySelectorAll("figure.plot")].map((f) => Number(f.dataset.drawMs));
+  }
+
+  window.Games = { redraw };
   window.addEventListener("hashchange", show);
   show();
 })();
