@@ -192,3 +192,34 @@ def test_the_artifacts_are_real_screenshots() -> None:
     if not shots:
         pytest.skip("the views above did not run in this worker")
     assert all(p.stat().st_size > 10_000 for p in shots)
+
+
+def test_points_taken_off_are_hatched_at_the_bars_end(browser: Any, server: Server) -> None:
+    """A bonus clause's penalty and excess cards: the solid part of the bar is the score."""
+    page, _ = open_view(browser, server, "six")
+    try:
+        found = page.evaluate("""() => {
+          const box = document.createElement('div');
+          document.querySelector('#split-plot').append(box);
+          const sources = ['cards', 'bonuses', 'abilities', 'fleet', 'helium', 'sovereign',
+                           'influence'].map((key) => ({key, label: key}));
+          window.Plots.stacked(box, {caption: 'Test', sources, players: [
+            {name: 'Ann', parts: [100, -13, 0, 43, 6, 0, 6], excess: -10, total: 132},
+            {name: 'Bo', parts: [155, 0, 0, 0, 0, 0, 0], excess: 0, total: 155}]});
+          const bars = [...box.querySelectorAll('g.bar')].map((g) => {
+            const solid = [...g.querySelectorAll('rect:not(.taken-off)')]
+              .reduce((sum, r) => sum + Number(r.getAttribute('width')), 0);
+            const off = g.querySelector('rect.taken-off');
+            return {label: g.querySelector('text.bar-label').textContent, solid,
+                    off: off ? Number(off.getAttribute('width')) : 0};
+          });
+          box.remove();
+          return bars;
+        }""")
+        ann, bo = found
+        assert ann["label"] == "Ann · 132 (−23 taken off)" and bo["label"] == "Bo · 155"
+        assert bo["off"] == 0
+        unit = bo["solid"] / 155  # both bars share one scale
+        assert abs(ann["solid"] - 155 * unit) < 0.01 and abs(ann["off"] - 23 * unit) < 0.01
+    finally:
+        page.close()

@@ -170,7 +170,9 @@ window.Plots = (() => {
     return ms;
   }
 
-  // Each player's final score as one bar, split by where the points came from.
+  // Each player's final score as one bar, split by where the points came from. Points
+  // taken off (a bonus clause's penalty, excess cards) are hatched at the bar's end: the
+  // bar's solid part is then the score.
   function stacked(container, spec) {
     const t0 = start(container);
     const { caption, sources, players } = spec;
@@ -178,35 +180,18 @@ window.Plots = (() => {
     const m = { left: 4, right: 6 };
     const rowH = 44;
     const H = players.length * rowH + 4;
-    const widest = Math.max(1, ...players.map((p) => p.parts.reduce((a, b) => a + b, 0)));
-    const scale = (W - m.left - m.right) / widest;
-    const defs = svg("defs", {}, svg("pattern", { id: `hatch-${++serial}`, width: 6, height: 6,
+    const gained = (p) => p.parts.reduce((sum, v) => sum + Math.max(0, v), 0);
+    const scale = (W - m.left - m.right) / Math.max(1, ...players.map(gained));
+    const hatchId = `hatch-${++serial}`;
+    const defs = svg("defs", {}, svg("pattern", { id: hatchId, width: 6, height: 6,
       patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
     svg("rect", { width: 6, height: 6, fill: "#fff" }), svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#000", "stroke-width": 3 })));
-    const hatch = `url(#hatch-${serial})`;
-    const bars = players.map((p, i) => {
-      const y0 = i * rowH + 18;
-      let at = m.left;
-      const segments = p.parts.map((v, k) => {
-        if (v <= 0) return null;
-        const w = v * scale;
-        const [fill, ink] = SOURCE_FILLS[sources[k].key];
-        const seg = svg("g", {}, svg("rect", { x: at, y: y0, width: w, height: 20, fill, stroke: "#fff", "stroke-width": 1 },
-          svg("title", {}, `${p.name}: ${sources[k].label} ${v}`)),
-        w >= 22 ? svg("text", { x: at + w / 2, y: y0 + 14.5, "text-anchor": "middle", fill: ink, class: "seg" }, v) : null);
-        at += w;
-        return seg;
-      });
-      const off = p.excess < 0 ? svg("rect", { x: at + p.excess * scale, y: y0, width: -p.excess * scale, height: 20,
-        fill: hatch, stroke: "#000" }, svg("title", {}, `${p.name}: ${p.excess} for excess cards`)) : null;
-      const label = `${p.name} · ${p.total}` + (p.excess < 0 ? ` (${p.excess} excess cards)` : "");
-      return svg("g", { class: "bar" }, svg("text", { x: m.left, y: y0 - 5, class: "bar-label" }, label), segments, off);
-    });
+    const bars = players.map((p, i) => bar(p, sources, i * rowH + 18, m.left, scale, `url(#${hatchId})`));
     const drawing = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", preserveAspectRatio: "xMinYMin meet", class: "plot-svg" },
       defs, bars);
-    const summary = `${caption}. ` + players.map((p) => `${p.name} ${p.total}: ` + sources
-      .map((s, k) => (p.parts[k] ? `${s.label} ${p.parts[k]}` : null)).filter(Boolean).join(", ") +
-      (p.excess < 0 ? `, ${p.excess} for excess cards` : "")).join("; ") + ".";
+    const summary = `${caption}. ` + players.map((p) => `${p.name} ${p.total}: ` + [
+      ...sources.map((s, k) => (p.parts[k] ? `${s.label} ${p.parts[k]}` : null)),
+      p.excess ? `excess cards ${p.excess}` : null].filter(Boolean).join(", ")).join("; ") + ".";
     const table = numbersTable(caption, ["Player", ...sources.map((s) => s.label), "Excess cards", "Total"],
       players.map((p) => [p.name, ...p.parts, p.excess, p.total]));
     const fig = figure(container, caption, summary, drawing, table);
@@ -216,6 +201,31 @@ window.Plots = (() => {
     const ms = performance.now() - t0;
     fig.dataset.drawMs = ms.toFixed(2);
     return ms;
+  }
+
+  // One player's bar at height y0: a segment per source gained, then what was taken off.
+  function bar(p, sources, y0, left, scale, hatch) {
+    let at = left;
+    const segments = p.parts.map((v, k) => {
+      if (v <= 0) return null;
+      const w = v * scale;
+      const [fill, ink] = SOURCE_FILLS[sources[k].key];
+      const seg = svg("g", {}, svg("rect", { x: at, y: y0, width: w, height: 20, fill, stroke: "#fff", "stroke-width": 1 },
+        svg("title", {}, `${p.name}: ${sources[k].label} ${v}`)),
+      w >= 22 ? svg("text", { x: at + w / 2, y: y0 + 14.5, "text-anchor": "middle", fill: ink, class: "seg" }, v) : null);
+      at += w;
+      return seg;
+    });
+    const off = [...sources.map((s, k) => [s.label.toLowerCase(), p.parts[k]]), ["excess cards", p.excess]]
+      .filter(([, v]) => v < 0);
+    const lost = off.reduce((sum, [, v]) => sum - v, 0);
+    const hatched = lost > 0 ? svg("rect", { x: Math.max(left, at - lost * scale), y: y0,
+      width: Math.min(at - left, lost * scale), height: 20, fill: hatch, stroke: "#000", class: "taken-off" },
+    svg("title", {}, `${p.name}: ${off.map(([label, v]) => `${v} ${label}`).join(", ")}`)) : null;
+    // The label stays on one line of a phone: a long name is cut (the table has it whole).
+    const name = p.name.length > 18 ? `${p.name.slice(0, 17)}…` : p.name;
+    const label = `${name} · ${p.total}` + (lost ? ` (−${lost} taken off)` : "");
+    return svg("g", { class: "bar" }, svg("text", { x: left, y: y0 - 5, class: "bar-label" }, label), segments, hatched);
   }
 
   return { lines, stacked, legend, COLORS };
