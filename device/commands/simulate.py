@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(stats, sort_keys=True))
     else:
         _print_human(stats)
+        if args.journal:
+            print(f"kept as finished games in {args.journal} (companion games list)")
     return 0
 
 

@@ -98,7 +98,7 @@ def test_solo_games_carry_au_tomas_level(tmp_path: Path,
     path = tmp_path / "solo.sqlite3"
     assert main(["simulate", "--automa", "4", "--games", "2", "--seed", "3",
                  "--journal", str(path)]) == 0
-    capsys.readouterr()
+    assert f"kept as finished games in {path}" in capsys.readouterr().out
     games = [json.loads(line) for line in export(path, "json", capsys).splitlines()]
     assert [g["solo_level"] for g in games] == [4, 4]
     assert [p["automa"] for p in games[0]["players"]] == [False, True]
@@ -180,16 +180,23 @@ def test_simulate_will_not_write_to_a_journal_a_companion_holds(
 
 def test_the_docs_example_is_what_the_commands_print(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/history.md's console session, run again (the times of day aside)."""
+    """docs/history.md's example, run again (the times of day aside)."""
     page = (Path(__file__).resolve().parents[2] / "docs" / "history.md").read_text()
-    session = page[page.index("```console\n") + 11:].split("```")[0]
+    example = page[page.index("### Example"):page.index("## Logging a play")]
+    setup = example[example.index("```sh\n") + 6:].split("```")[0]
+    for line in setup.splitlines():
+        assert main(_argv(line.split("#")[0], tmp_path)) == 0, line
+    session = example[example.index("```console\n") + 11:].split("```")[0]
+    capsys.readouterr()
     for block in session.split("$ companion ")[1:]:
         command, *expected = block.splitlines()
-        argv = command.replace("games.sqlite3", str(tmp_path / "games.sqlite3")).split()
-        assert main(argv) == 0, command
-        out = capsys.readouterr().out.splitlines()
-        if argv[0] == "games":
-            assert _timeless(out) == _timeless(expected), command
+        assert main(_argv(command, tmp_path)) == 0, command
+        assert _timeless(capsys.readouterr().out.splitlines()) == _timeless(expected), command
+
+
+def _argv(command: str, tmp: Path) -> list[str]:
+    words = command.replace("games.sqlite3", str(tmp / "games.sqlite3")).split()
+    return words[1:] if words[0] == "companion" else words
 
 
 def _timeless(lines: list[str]) -> list[str]:

@@ -8,7 +8,6 @@
   const $ = (id) => document.getElementById(id);
   const HOUSE = (h) => (h ? h[0].toUpperCase() + h.slice(1) : "–");
   const TRACKS = [["helium", "Helium", 7], ["influence", "Influence", 7], ["fleet", "Fleet", 7]];
-  let list = null; // the /api/games reply, once loaded
   let shown = null; // the game on screen (its /api/games/<id> reply)
 
   function h(tag, props, ...kids) {
@@ -148,8 +147,7 @@
         document.title = `Red Rising · game ${m[1]}`;
         $("game-title").focus();
       } else {
-        list = list || await getJSON("/api/games");
-        renderList(list);
+        renderList(await getJSON("/api/games")); // afresh: a game may have ended since
         document.title = "Red Rising · games";
       }
       document.body.dataset.ready = m ? `game-${m[1]}` : "list";
