@@ -48,19 +48,24 @@ window.Plots = (() => {
     return el;
   }
 
-  // A player's marker at (x, y): a distinct shape for each of six seats.
-  function marker(kind, x, y, color) {
+  // A player's marker at (x, y) as path data: a distinct shape for each of six seats.
+  // One path carries all of a player's markers (six elements a plot, not a hundred).
+  function markerPath(kind, x, y) {
     const r = 3.2;
-    const fill = { fill: color, stroke: color };
     switch (kind) {
-      case "square": return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, ...fill });
-      case "triangle": return svg("path", { d: `M${x} ${y - r - 0.6}L${x + r} ${y + r}L${x - r} ${y + r}Z`, ...fill });
-      case "down": return svg("path", { d: `M${x - r} ${y - r}L${x + r} ${y - r}L${x} ${y + r + 0.6}Z`, ...fill });
-      case "diamond": return svg("path", { d: `M${x} ${y - r - 1}L${x + r + 1} ${y}L${x} ${y + r + 1}L${x - r - 1} ${y}Z`, ...fill });
-      case "cross": return svg("path", { d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`,
-        stroke: color, "stroke-width": 2, fill: "none" });
-      default: return svg("circle", { cx: x, cy: y, r, ...fill });
+      case "square": return `M${x - r} ${y - r}h${2 * r}v${2 * r}h${-2 * r}Z`;
+      case "triangle": return `M${x} ${y - r - 0.6}L${x + r} ${y + r}L${x - r} ${y + r}Z`;
+      case "down": return `M${x - r} ${y - r}L${x + r} ${y - r}L${x} ${y + r + 0.6}Z`;
+      case "diamond": return `M${x} ${y - r - 1}L${x + r + 1} ${y}L${x} ${y + r + 1}L${x - r - 1} ${y}Z`;
+      case "cross": return `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`;
+      default: return `M${x - r} ${y}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0Z`;
     }
+  }
+
+  function markers(kind, points, color) {
+    const d = points.map(([x, y]) => markerPath(kind, x, y)).join("");
+    return kind === "cross" ? svg("path", { d, stroke: color, "stroke-width": 2, fill: "none" })
+      : svg("path", { d, fill: color });
   }
 
   // A player's key for a legend: their line and marker, then their name.
@@ -68,7 +73,7 @@ window.Plots = (() => {
     const i = index % COLORS.length;
     return html("li", {}, svg("svg", { width: 30, height: 12, viewBox: "0 0 30 12", "aria-hidden": "true", focusable: "false" },
       svg("line", { x1: 1, y1: 6, x2: 29, y2: 6, stroke: COLORS[i], "stroke-width": 2, "stroke-dasharray": DASHES[i] || null }),
-      marker(MARKERS[i], 15, 6, COLORS[i])), name);
+      markers(MARKERS[i], [[15, 6]], COLORS[i])), name);
   }
 
   function legend(players) {
@@ -154,7 +159,7 @@ window.Plots = (() => {
       return svg("g", { class: "series" },
         svg("polyline", { points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: COLORS[c],
           "stroke-width": 2, "stroke-dasharray": DASHES[c] || null, "stroke-linejoin": "round" }),
-        points.map(([px, py]) => marker(MARKERS[c], px, py, COLORS[c])));
+        markers(MARKERS[c], points, COLORS[c]));
     });
     const drawing = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", preserveAspectRatio: "xMinYMin meet", class: "plot-svg" },
       grid, ticks, series);
