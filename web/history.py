@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import history
 from engine.endgame import final_table
-from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.export import bgstats_link
 from engine.game import Game
@@ -60,7 +60,7 @@ class History:
             cached = self._games.get(key)
         if cached is not None:
             return cached
-        built = json.dumps(detail(stored, setup, archive.archived_events(game_id)),
+        built = json.dumps(detail(stored, setup, lambda: archive.archived_events(game_id)),
                            separators=(",", ":")).encode()
         with self._lock:
             self._games[key] = built
@@ -86,13 +86,17 @@ def game_json(game: history.GameRecord) -> dict[str, Any]:
 
 
 def detail(stored: ArchivedGame, setup: Event | None,
-           events: list[Event] | Any) -> dict[str, Any]:
-    """One game opened: its record, the scorepad, the plots' numbers and the whole log."""
+           events: Callable[[], Sequence[Event]]) -> dict[str, Any]:
+    """One game opened: its record, the scorepad, the plots' numbers and the whole log.
+
+    ``events`` reads the game's log; a log that cannot be read back or replayed (an
+    event these rules no longer accept) leaves the record alone, said so in ``message``.
+    """
     found = history.records([(stored, setup)])
     out: dict[str, Any] = {"game": game_json(found[0]) if found else None}
     try:
-        game = Game.replay(events)
-    except IllegalActionError as exc:  # a log these rules no longer accept
+        game = Game.replay(events())
+    except ValueError as exc:  # the journal's JournalError, the engine's IllegalActionError
         return {**out, "available": False, "message": f"the game cannot be replayed: {exc}"}
     if game.state.phase is not Phase.OVER:
         return {**out, "available": False, "message": "the game's log does not reach its end"}

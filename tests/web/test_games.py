@@ -124,6 +124,28 @@ def test_a_log_that_does_not_reach_its_end_is_said_so(tmp_path: Path) -> None:
     assert [p["score"] for p in reply.json["game"]["players"]] == [10, 12]
 
 
+def test_a_log_these_rules_refuse_is_said_so(tmp_path: Path) -> None:
+    from engine.board import Location
+    from engine.events import Lead
+
+    journal = Journal(tmp_path / "j.sqlite3")
+    setup = new_game(["Ann", "Bo"], random.Random(1))
+    log = [setup, Lead("darrow", Location.MARS)]  # a card Ann is known not to hold
+    journal.begin(log, ["Ann", "Bo"])
+    journal.sync(log, "fen", archived_scores(["Ann", "Bo"], [10, 12], ["Bo"]))
+    service = Service(Game(), rng=random.Random(1), journal=journal)
+    service.start()
+    try:
+        client = make_app(service).test_client()
+        reply = client.get("/api/games/1")
+        check(reply, "/api/games/{game_id}")
+        assert reply.json["available"] is False
+        assert reply.json["message"].startswith("the game cannot be replayed: Ann is known")
+        assert client.get("/api/games").json["games"][0]["players"][1]["score"] == 12
+    finally:
+        service.stop()
+
+
 def test_without_a_journal_the_history_is_empty() -> None:
     from pagekit import tracked_setup
 
