@@ -127,9 +127,11 @@ def _read_scores(scores: object) -> tuple[dict[str, int], tuple[str, ...]]:
     if not isinstance(scores, Mapping):
         return {}, ()
     players = scores.get("players")
-    totals = {str(p["name"]): p["total"] for p in players if isinstance(p, Mapping)
-              and isinstance(p.get("total"), int) and not isinstance(p.get("total"), bool)
-              } if isinstance(players, list) else {}
+    totals: dict[str, int] = {}
+    for p in players if isinstance(players, list) else ():
+        total = p.get("total") if isinstance(p, Mapping) else None
+        if isinstance(total, int) and not isinstance(total, bool) and "name" in p:
+            totals[str(p["name"])] = total
     winners = scores.get("winners")
     return totals, tuple(str(w) for w in winners) if isinstance(winners, list) else ()
 

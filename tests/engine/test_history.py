@@ -78,7 +78,8 @@ def test_a_solo_record_names_au_tomas_level() -> None:
 
 @pytest.mark.parametrize("scores", [None, "garbage", {"players": "x"}, {"winners": 3},
                                     {"players": [{"name": "Ann", "total": True}]},
-                                    {"players": [{"name": "Ann", "total": "12"}, 7]}])
+                                    {"players": [{"name": "Ann", "total": "12"}, 7]},
+                                    {"players": [{"total": 12}]}])
 def test_scores_that_cannot_be_read_leave_the_scores_unknown(scores: object) -> None:
     setup = new_game(["Ann", "Bo"], random.Random(1))
     found = record(2, START, END, setup, scores)
