@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "device.commands.score",
     "device.commands.automa",
     "device.commands.simulate",
+    "device.commands.games",
     "device.commands.cards",
     "device.commands.table",
     "device.commands.replay",

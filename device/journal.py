@@ -186,6 +186,24 @@ class Journal:
         return [ArchivedGame(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5],
                              json.loads(r[6]) if r[6] else None) for r in rows]
 
+    def finished_games(self, game_id: int | None = None
+                       ) -> list[tuple[ArchivedGame, Event | None]]:
+        """Every game archived as over (only ``game_id``, when given), newest first, each
+        with its opening event (the Setup: seats, houses, Au Toma's level), in one query.
+
+        :raises JournalError: when a stored opening event cannot be read back.
+        """
+        only = "" if game_id is None else " AND g.id = ?"
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.started, g.finished, g.status, g.players, g.final, g.scores, "
+                "e.event FROM games g LEFT JOIN events e ON e.game = g.id AND e.seq = 0 "
+                f"WHERE g.status = 'over'{only} ORDER BY g.id DESC",
+                () if game_id is None else (game_id,)).fetchall()
+        return [(ArchivedGame(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5],
+                              json.loads(r[6]) if r[6] else None),
+                 None if r[7] is None else _decode(0, r[7])) for r in rows]
+
     def recoveries(self) -> list[dict[str, Any]]:
         """The damaged journals this one was rebuilt from, oldest first."""
         with self._lock:

@@ -42,6 +42,7 @@ class GameResult:
     totals: tuple[int, ...]
     winners: tuple[str, ...]
     log: tuple[Event, ...]
+    final: str = ""  # the end position's fen (the journal archives it with the scores)
 
 
 def game_seed(seed: int, index: int) -> str:
@@ -79,6 +80,7 @@ def result_of(index: int, seed: str, game: Game) -> GameResult:
         totals=tuple(p.total for p in sheet.players),
         winners=tuple(sheet.winners),
         log=tuple(game.log),
+        final=state.fen(),
     )
 
 

@@ -102,6 +102,7 @@ LAZY_ANYWHERE = {"picamera2", "lgpio", "gpiozero", "gpiozero.exc", "torch", "tqd
 LAZY_FILES = {
     # every command's start: `companion --help` costs 0.10 s, these +0.05-0.50 s
     "device/commands/automa.py", "device/commands/cards.py", "device/commands/demo.py",
+    "device/commands/games.py",  # the journal and the history's engine modules: +0.05 s
     "device/commands/replay.py", "device/commands/simulate.py", "device/commands/table.py",
     "device/inputs.py",
     "web/__init__.py",  # Flask on first use: +0.15 s for every device command

@@ -33,7 +33,8 @@ INPUTS = {(None, "GAME.json"), ("--state", "STATE.json"), ("--deck", "FILE"),
           ("--images", "DIR"), (None, "IMAGE..."), (None, "FRAME..."), (None, "GAME_DIR")}
 FIXED = {("--card", "N"): "5", ("--players", "N"): "3", ("--games", "K"): "2",
          ("--seed", "S"): "1", ("--model", "FILE.onnx"): str(MODEL),
-         ("--out", "FILE.onnx"): "{tmp}/mine.onnx", ("--out", "FILE"): "{tmp}/markers.pdf"}
+         ("--out", "FILE.onnx"): "{tmp}/mine.onnx", ("--out", "FILE"): "{tmp}/markers.pdf",
+         ("--journal", "FILE"): "{tmp}/games.sqlite3"}
 LONG_RUNNING = {"demo", "run"}
 MAY_FAIL_A_CHECK = {"doctor"}  # no camera or GPIO on a build machine: exit 1, said so
 
@@ -125,6 +126,7 @@ def test_the_command_runs_on_its_example(row: Row, home: Path,
     if "FILE.onnx" in row.command and not MODEL.exists():
         pytest.skip(f"no classifier at {MODEL}")
     argv = argv_of(row, home)
+    PREPARE.get(row.name, lambda *_: None)(argv, home)
     status = main(argv)
     out, err = capsys.readouterr()
     allowed = {0, 1} if row.words[0] in MAY_FAIL_A_CHECK else {0}
@@ -163,6 +165,14 @@ def _enrolled(argv: list[str], out: str, tmp: Path) -> None:
     assert labels == sorted(p.stem for p in (ROOT / "examples" / "cards").glob("*.png"))
 
 
+def _finished_games(argv: list[str], tmp: Path) -> None:
+    """A journal of finished games for ``companion games`` to read (simulated)."""
+    journal = argv[argv.index("--journal") + 1]
+    assert main(["simulate", "--players", "3", "--games", "2", "--seed", "1",
+                 "--journal", journal, "--json"]) == 0
+
+
+PREPARE = {"games list": _finished_games, "games export": _finished_games}
 CHECKS = {"cards identify": _identified, "table scan": _scanned,
           "table markers": _marked, "cards enroll": _enrolled}
 

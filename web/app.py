@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response
 
-from web import api, auth, errors, events, pages
+from web import api, auth, errors, events, games, pages
 from web.auth import Limiter
 from web.document import Documents
 from web.server import Server, serve
@@ -72,7 +72,7 @@ def create_app(config: dict[str, Any] | None = None, *, service: Service) -> Fla
     _check_pin(app)
     app.extensions["companion"] = service
     app.extensions["companion_web"] = _parts(app, service)
-    for blueprint in (pages.bp, api.bp, auth.bp, events.bp):
+    for blueprint in (pages.bp, api.bp, auth.bp, events.bp, games.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
     app.after_request(_secure)

@@ -22,6 +22,7 @@ from engine.rules import apply
 from engine.state import GameState, Phase
 from engine.tracking import Question
 from web import view
+from web.history import play_view
 from web.labels import Namer, public_cards
 from web.service import HandSeen, Service, Update
 
@@ -91,6 +92,7 @@ class Documents:
         doc["question"] = question_view(self.service.question, update.state)
         doc["hand_seen"] = hand_seen_view(self.service.hand_seen, update.state)
         doc["finished"] = finished_games(self.service, update.state)
+        doc["play"] = play_view(self.service.journal, update.state)
         return doc
 
 

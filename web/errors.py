@@ -39,6 +39,12 @@ class Forbidden(ApiError):
     status = 403
 
 
+class NotFound(ApiError):
+    """The request names something the companion does not have (a game not in the journal)."""
+
+    status = 404
+
+
 class Conflict(ApiError):
     """The request was made against a game that has moved on."""
 

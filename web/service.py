@@ -113,10 +113,12 @@ class HandSeen(Protocol):
 
 
 class ArchivedGame(Protocol):
-    """A stored game, as the end-of-game list shows it."""
+    """A stored game, as the end-of-game list and the games' history show it."""
 
     @property
     def id(self) -> int: ...
+    @property
+    def started(self) -> str: ...
     @property
     def finished(self) -> str | None: ...
     @property
@@ -129,6 +131,14 @@ class Archive(Protocol):
     """The journal, as far as the page reads it."""
 
     def archive(self) -> Sequence[ArchivedGame]: ...
+
+    # The games' history (web.history): the finished games with their opening events,
+    # one game's whole log, and the game being followed (None before the first).
+    def finished_games(self, game_id: int | None = None
+                       ) -> Sequence[tuple[ArchivedGame, Event | None]]: ...
+    def archived_events(self, game_id: int) -> Sequence[Event]: ...
+    @property
+    def game_id(self) -> int | None: ...
 
 
 class Service(Protocol):

@@ -3,6 +3,8 @@
     companion simulate --players 4 --games 100 --seed 1 [--bot random|greedy] [--json]
     companion simulate --automa 2 --games 50 --seed 1      # solo games against Au Toma
     companion simulate --games 1 --seed 7 --log game.jsonl  # the event log, one JSON per line
+    companion simulate --players 3 --games 5 --seed 1 --journal games.sqlite3
+                                    # kept as finished games (companion games, the page)
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="solo games: one bot against Au Toma at this level (1–6)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--log", metavar="FILE", help="write every game's event log (JSON lines)")
+    p.add_argument("--journal", metavar="FILE",
+                   help="keep the games in this journal as finished games, as the companion "
+                        "keeps the games it follows (see companion games)")
     p.set_defaults(handler=run)
 
 
@@ -42,10 +47,14 @@ def run(args: argparse.Namespace) -> int:
         stats.update(_solo_stats(results, args.automa))
     if args.log:
         _write_log(args.log, results)
+    if args.journal:
+        _write_journal(args.journal, results)
     if args.json:
         print(json.dumps(stats, sort_keys=True))
     else:
         _print_human(stats)
+        if args.journal:
+            print(f"kept as finished games in {args.journal} (companion games list)")
     return 0
 
 
@@ -76,6 +85,34 @@ def _write_log(path: str, results: list[Any]) -> None:
             for event in r.log:
                 out.write(json.dumps({"game": r.index, **to_dict(event)}, sort_keys=True))
                 out.write("\n")
+
+
+def _write_journal(path: str, results: list[Any]) -> None:
+    """Each game as the companion archives a finished one: its log, end position, scores.
+
+    :raises UsageError: when a companion holds the journal, or it has a game in play
+        (the first simulated game would set it aside as abandoned).
+    """
+    from device.journal import Journal, JournalBusy, JournalLock
+    from engine.history import archived_scores
+
+    try:
+        lock = JournalLock(path)
+    except JournalBusy as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        journal = Journal(path)
+        try:
+            if any(game.status == "playing" for game in journal.archive()):
+                raise UsageError(f"the journal {path} holds a game in play: finish it first, "
+                                 "or name another file")
+            for r in results:
+                journal.begin(r.log, r.names)
+                journal.sync(r.log, r.final, archived_scores(r.names, r.totals, r.winners))
+        finally:
+            journal.close()
+    finally:
+        lock.release()
 
 
 def _print_human(stats: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,13 @@ TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": 
 
 
 def routes(app: Flask) -> set[tuple[str, str]]:
+    """The app's routes, Flask's ``<int:game_id>`` written as OpenAPI's ``{game_id}``."""
     found = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        found |= {(rule.rule, m.lower()) for m in rule.methods or () if m not in IGNORED_METHODS}
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        found |= {(path, m.lower()) for m in rule.methods or () if m not in IGNORED_METHODS}
     return found
 
 
@@ -75,6 +78,8 @@ def _type_problems(value: Any, schema: dict[str, Any], where: str) -> list[str]:
     names = wanted if isinstance(wanted, list) else [wanted]
     for name in names:
         if name == "integer" and isinstance(value, int) and not isinstance(value, bool):
+            return []
+        if name == "number" and isinstance(value, int | float) and not isinstance(value, bool):
             return []
         if name in TYPES and isinstance(value, TYPES[name]):
             return []

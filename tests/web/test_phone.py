@@ -205,6 +205,12 @@ def test_game_over_puts_the_winner_and_scorepad_first(browser: Any,
             "aria-expanded") == "true"
         games = page.locator("#finished-list li")
         assert games.count() == 1 and " won" in games.first.inner_text()
+        # The game just kept: log it in BG Stats, or open its plots and log in /games.
+        bgstats = page.get_by_role("link", name="Log in BG Stats").get_attribute("href")
+        assert bgstats.startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
+        opened = page.get_by_role("link", name="How the game went").get_attribute("href")
+        assert opened == games.first.locator("a").get_attribute("href")
+        assert re.fullmatch(r"/games#game-\d+", opened)
     finally:
         page.close()
 

@@ -204,6 +204,7 @@
     $("over").hidden = !s;
     if (!s) return;
     $("scorepad-message").textContent = s.available ? "" : s.message;
+    renderPlay(d.play);
     const table = $("scorepad-table");
     if (!s.available) { table.replaceChildren(); $("winners").textContent = ""; return; }
     $("winners").textContent = winnersText(s);
@@ -225,6 +226,14 @@
           s.totals.map((v) => h("td", { text: v })))));
   }
 
+  // The finished game as the journal kept it: log it in BG Stats, or open its plots.
+  function renderPlay(play) {
+    $("play-links").hidden = !play;
+    if (!play) return;
+    $("bgstats").href = play.bgstats;
+    $("game-page").href = `/games#game-${play.id}`;
+  }
+
   function renderLog(d) {
     fill($("log"), d.log.map((e) => h("li", {}, h("span", { class: "log-title", text: e.title }), " ",
       h("span", { text: e.text }),
@@ -235,9 +244,9 @@
   function renderFinished(d) {
     const games = d.finished || [];
     $("finished").hidden = !games.length;
-    fill($("finished-list"), games.map((g) => h("li", {},
+    fill($("finished-list"), games.map((g) => h("li", {}, h("a", { href: `/games#game-${g.id}` },
       g.players.map((p) => `${p.name} ${p.total}`).join(" · "),
-      g.winners.length ? ` — ${g.winners.join(" and ")} won` : "")));
+      g.winners.length ? ` — ${g.winners.join(" and ")} won` : ""))));
   }
 
   // --- the tracker's question ------------------------------------------------------------
