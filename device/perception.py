@@ -48,9 +48,9 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
                      ask_after: float = ASK_AFTER_S) -> TableView | None:
     """A view from the stabiliser's per-location states.
 
-    ``states`` maps location names to objects with ``state``, ``top``, ``depth`` and
-    ``unread_for`` (:class:`vision.stabilize.LocationState`). A location unread for
-    ``unread_after`` seconds is :class:`~engine.tracking.Unread` (overdue after
+    ``states`` maps location names to objects with ``state``, ``top``, ``depth``,
+    ``unread_for`` and ``settling`` (:class:`vision.stabilize.LocationState`). A location
+    unread for ``unread_after`` seconds is :class:`~engine.tracking.Unread` (overdue after
     ``ask_after``); None while one is still settling, or none can be read at all.
     """
     seen: list[Seen | Unread] = []
@@ -61,8 +61,11 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
         unread = float(getattr(state, "unread_for", 0.0))
         if unread >= unread_after:
             seen.append(Unread(overdue=unread >= ask_after))
-        elif state.state not in SETTLED:
-            return None  # a hand over it, or the first half second: it will settle
+        elif state.state not in SETTLED or getattr(state, "settling", False):
+            # A hand over it, the first half second, or a change there still settling:
+            # the whole change is seen at once (a card taken from one stack and slid
+            # under another's top), not half of it.
+            return None
         elif Shown(state.state) is Shown.EMPTY:
             seen.append(Seen(0))
         else:

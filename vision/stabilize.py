@@ -5,10 +5,13 @@ A new content (state and top card) must be read in at least ``min_frames`` frame
 becomes the stable state. ``unknown`` frames carry no information and are skipped. A
 hand that comes and goes changes nothing; a location covered for ``occluded_after_s``
 seconds emits one ``occluded`` change. Depth is noisier than the top card, so a depth
-change alone updates the state silently. Each state also says how long the location
-has gone unread (``unread_for``: no frame confirmed its stable content, or nothing ever
-settled there), so a reflection or a misread texture that keeps one location unreadable
-can be told from a hand passing over it. Pure logic: time is passed in.
+change alone updates the state silently; while the latest frame reads another content
+or count than the stable one, the state says it is ``settling`` (the view waits for
+it: a card slid under an unchanged top settles after the card taken from elsewhere).
+Each state also says how long the location has gone unread (``unread_for``: no frame
+confirmed its stable content, or nothing ever settled there), so a reflection or a
+misread texture that keeps one location unreadable can be told from a hand passing
+over it. Pure logic: time is passed in.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ class LocationState:
     # first frame while nothing has settled): a hand makes it grow for a moment, glare
     # for as long as it lasts.
     unread_for: float = 0.0
+    # The latest frame read something else here (another top, or the same top at another
+    # count: a card slid under it): a change is under way that has not settled yet.
+    settling: bool = False
 
 
 @dataclass
@@ -105,16 +111,20 @@ class Stabilizer:
         return changes
 
     def _note_read(self, name: str, r: LocationReading | None, t: float) -> None:
-        """Keep ``unread_for``: this frame read the stable content, or it did not."""
+        """Keep ``unread_for`` (this frame read the stable content, or it did not) and
+        ``settling`` (it read another content or count, not yet settled)."""
         stable = self._stable[name]
-        if r is not None and stable.state is not Sight.UNKNOWN and (r.state, r.top) == (
-                stable.state, stable.top):
+        same = r is not None and (r.state, r.top) == (stable.state, stable.top)
+        if same and stable.state is not Sight.UNKNOWN:
             self._read_at[name] = t
         read_at = self._read_at[name]
         assert self._first is not None
         unread = round(t - (self._first if read_at is None else read_at), 6)
-        if unread != stable.unread_for:
-            self._stable[name] = replace(stable, unread_for=unread)
+        settling = stable.settling
+        if r is not None and r.state in _READ:
+            settling = not same or (r.state is not Sight.EMPTY and r.depth != stable.depth)
+        if (unread, settling) != (stable.unread_for, stable.settling):
+            self._stable[name] = replace(stable, unread_for=unread, settling=settling)
 
     def _update_one(self, name: str, r: LocationReading | None, t: float) -> StableChange | None:
         if r is None or r.state is Sight.UNKNOWN:
@@ -159,6 +169,9 @@ class Stabilizer:
         history = _history(old.history, kind, top)
         self._stable[name] = LocationState(state, top, depth, t, history)
         return StableChange(kind, name, old.top, top, depth, old.depth, t, state)
+
+
+_READ = (Sight.EMPTY, Sight.CARD, Sight.FACE_DOWN)  # readings that say what lies there
 
 
 def _kind(old: LocationState, state: Sight, top: str | None, depth: int) -> Shift:
