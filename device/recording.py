@@ -216,11 +216,13 @@ class Outcome:
 
 
 def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = False,
-           service: Service | None = None) -> Outcome:
+           service: Service | None = None, on_item: Callable[[], None] | None = None
+           ) -> Outcome:
     """Feed a game folder through vision, the tracker and the engine, as the device does.
 
     With ``oracle`` (scripted folders only) the game's truth answers what only the table
-    can; otherwise the recorded phone answers are replayed.
+    can; otherwise the recorded phone answers are replayed. ``on_item`` hears each of the
+    folder's items (frames, presses, answers) once it is fed.
     """
     started = time.perf_counter()
     svc = service or Service(Game(rng=random.Random(folder.seed)), rng=random.Random(folder.seed))
@@ -240,6 +242,8 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
                 _answer_for_table(table, svc, tracking, outcome)
         else:
             _command(item, svc, outcome)
+        if on_item is not None:
+            on_item()
     if table is not None and tracking.idle(svc):
         _answer_for_table(table, svc, tracking, outcome)  # what the camera still cannot read
     outcome.seconds = time.perf_counter() - started

@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--oracle", action="store_true",
                    help="scripted folders: the game's truth answers for the table")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=run)
 
 
@@ -40,13 +41,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # engine.game 0.11 s and engine.state alone 0.05 s (benchmarks/import_costs.py).
 def run(args: argparse.Namespace) -> int:
     from device.recording import GameFolder, replay
+    from vision.progress import Progress
 
     folder = GameFolder.read(args.game_dir)
     if args.oracle and folder.script is None:
         raise UsageError(f"{args.game_dir}: --oracle needs a scripted folder (script.json)")
-    scanner, stabilizer = _vision(args.model, folder.corners)
-    service = _service(folder.seed, args.journal)
-    outcome = replay(folder, scanner, stabilizer, oracle=args.oracle, service=service)
+    with Progress("replay", quiet=args.quiet) as progress:
+        progress.stage("loading the model", 1)
+        scanner, stabilizer = _vision(args.model, folder.corners)
+        service = _service(folder.seed, args.journal)
+        progress.stage("frames and presses", len(folder.items))
+        outcome = replay(folder, scanner, stabilizer, oracle=args.oracle, service=service,
+                         on_item=progress.tick)
     summary = _summary(outcome)
     if args.json:
         print(json.dumps(summary, sort_keys=True))

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from device.cli import UsageError
+from vision.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,6 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="solo games: one bot against Au Toma at this level (1–6)")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.add_argument("--log", metavar="FILE", help="write every game's event log (JSON lines)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=run)
 
 
@@ -36,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
     if args.automa is None and not 2 <= args.players <= 6:
         raise UsageError("--players must be 2 to 6 (use --automa LEVEL for a solo game)")
     setup = _solo_setup(args.automa) if args.automa is not None else None
-    results = simulate(args.players, args.games, args.seed, args.bot, setup=setup)
+    with Progress("simulate", quiet=args.quiet) as progress:
+        progress.stage("games", args.games)
+        results = simulate(args.players, args.games, args.seed, args.bot, setup=setup,
+                           on_game=progress.tick)
     stats = summary(results)
     if args.automa is not None:
         stats.update(_solo_stats(results, args.automa))
