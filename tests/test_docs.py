@@ -106,7 +106,7 @@ def test_the_page_server_and_the_device_share_one_client_cap() -> None:
     assert DEFAULTS["SSE_MAX_CLIENTS"] == settings.defaults()["web"]["max_clients"]
 
 
-# --- the README's own figures ---------------------------------------------------------
+# --- the README's wiring table and port --------------------------------------------------
 
 def test_the_readme_wiring_table_uses_the_default_pins() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
