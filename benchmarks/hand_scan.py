@@ -33,11 +33,13 @@ sys.path.insert(0, str(ROOT))
 from engine.cards import ALL_IDS  # noqa: E402
 from vision import calibrate  # noqa: E402
 from vision.classifier import CardClassifier  # noqa: E402
+from vision.progress import Progress  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.spread import find_cards  # noqa: E402
 from vision.synth.scene import SceneOptions, render_spread  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "reference" / "card-photos"
+PROGRESS = Progress("hand_scan", quiet=True)  # main's own, on stderr (--quiet: none)
 
 
 def draw(args: argparse.Namespace, k: int, cards_shown: bool = True):  # type: ignore[no-untyped-def]
@@ -57,7 +59,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--photos", type=Path, default=PHOTOS if PHOTOS.is_dir() else None)
     parser.add_argument("--table", default=None, help="a table kind (default: the usual ones)")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = Progress("hand_scan", quiet=args.quiet)
     classifier = CardClassifier(threads=1)
     style = "photo" if args.photos else "classic"
     where = f"on {args.table}" if args.table else "on the usual tables"
@@ -71,7 +76,7 @@ def main() -> None:
 def measure(args: argparse.Namespace, classifier: CardClassifier, fixed: bool) -> list[str]:
     cards = found = right = wrong = full = 0
     ms = []
-    for k in range(args.hands):
+    for k in PROGRESS.track(range(args.hands), "fixed-camera hands" if fixed else "hands"):
         hand, frame, truth_cal = draw(args, k)
         cal = calibrate.detect(frame) or truth_cal
         table = None

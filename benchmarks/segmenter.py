@@ -32,6 +32,7 @@ from engine.board import Location
 from engine.cards import ALL_IDS
 from vision import evaluate
 from vision.locate import Column, Found
+from vision.progress import Progress
 from vision.segmenter import Segmenter, default_segmenter_path
 from vision.stacks import read_stacks
 from vision.synth import cards, tables
@@ -43,6 +44,7 @@ SEED = 970_000
 BANDED_SEED = 8_000_000  # the banded-art scenes' own seeds
 BLOWN_SEED = 7_000_000  # the blown-lamp scenes' own seeds
 KINDS = (None, *tables.KINDS, tables.UNSEEN)
+PROGRESS = Progress("segmenter", quiet=True)  # main's own, on stderr (--quiet: none)
 
 
 def measure(
@@ -51,7 +53,7 @@ def measure(
     """Part agreement, counts and empties over ``scenes`` scenes on one table kind."""
     c: Counter[str] = Counter()
     cpu_ms = []
-    for n in range(scenes):
+    for n in PROGRESS.track(range(scenes), f"{kind or 'usual'} scenes"):
         rng = random.Random(SEED + 1000 * KINDS.index(kind) + n)
         layout = evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
         hands = ("luna",) if n % 4 == 0 else ()
@@ -98,7 +100,7 @@ def _layouts(
 ) -> Iterator[tuple[int, random.Random, dict[str, list[str]]]]:
     """One seeded card layout per scene (no foreign cards, none face down): its seed, the
     random source that drew it (to draw the rest of the scene from) and the layout."""
-    for n in range(scenes):
+    for n in PROGRESS.track(range(scenes), "scenes"):
         rng = random.Random(first_seed + n)
         yield first_seed + n, rng, evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
 
@@ -161,7 +163,10 @@ def main() -> int:
                         help="also N scenes whose top cards' art looks like strips")
     parser.add_argument("--blown-lamp", type=int, default=0, metavar="N",
                         help="also N scenes with a lamp's clipped reflection at one stack")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = Progress("segmenter", quiet=args.quiet)
     path = default_segmenter_path()
     segmenter = Segmenter(path, threads=1)
     every: list[float] = []

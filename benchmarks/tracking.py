@@ -86,6 +86,9 @@ from engine.tracking.replay import (
     strip_camera,
 )
 from engine.tracking.script import Moment, Script, write_script
+from vision.progress import Progress
+
+PROGRESS = Progress("tracking", quiet=True)  # main's own, on stderr: --quiet keeps it silent
 
 STRETCH = (3, 8)  # changes of the table a location stays unreadable (--unreadable)
 
@@ -104,7 +107,7 @@ def lamp_option(text: str) -> tuple[float, ...]:
 def run(kind: str, seeds: range, args: argparse.Namespace) -> list[Report]:
     """Replay the scripted games of ``kind`` ("3-player" or "solo") with these seeds."""
     reports = []
-    for seed in seeds:
+    for seed in PROGRESS.track(seeds, f"{kind} games"):
         script = (write_script(3, seed=seed) if kind == "3-player"
                   else write_script(seed=seed, automa_level=2))
         watch = Log(seed) if args.log else None
@@ -381,7 +384,7 @@ def vision_dev_games(folder: Path) -> None:
     from vision.scanner import TableScanner
     from vision.stabilize import Stabilizer
 
-    for game in sorted(folder.glob("table-*")):
+    for game in PROGRESS.track(sorted(folder.glob("table-*")), "games"):
         truth = json.loads((game / "truth.json").read_text())
         # each game its own camera
         perception = Perception(TableScanner(), Stabilizer())
@@ -500,7 +503,10 @@ def main() -> None:
                         help="print each misread view, question and divergence by moment")
     parser.add_argument("--vision-dev", type=Path, metavar="DIR",
                         help="the independent renderer's games folder: views, not games")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = Progress("tracking", quiet=args.quiet)
     started = time.perf_counter()
     if args.vision_dev is not None:
         vision_dev_games(args.vision_dev)

@@ -51,8 +51,16 @@ from vision.crop import card_image  # noqa: E402
 from vision.enroll import enroll  # noqa: E402
 from vision.head import save  # noqa: E402
 from vision.locate import STACK_REACH_MM, View, locate  # noqa: E402
+from vision.progress import Progress  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402
+
+PROGRESS = Progress("vision_accuracy", quiet=True)  # main's own, on stderr (--quiet: none)
+
+
+def drawn(scenes, count: int, what: str) -> list:  # type: ignore[no-untyped-def]
+    """``count`` scenes drawn (a few seconds each), as a stage of the progress."""
+    return list(PROGRESS.track(scenes, what, count))
 
 
 def device_calibrations(frames, style: str, seed: int, photo_dir: Path | None,  # type: ignore[no-untyped-def]
@@ -62,7 +70,7 @@ def device_calibrations(frames, style: str, seed: int, photo_dir: Path | None,  
     hand covers one) in a clear view of the same pose, as the fixed camera saw it before
     the hand came. Never the scene's true calibration."""
     out = []
-    for i, (frame, _truth) in enumerate(frames):
+    for i, (frame, _truth) in enumerate(PROGRESS.track(frames, "calibrations")):
         clear = lambda i=i: evaluate.clear_view(i, style, seed=seed, photo_dir=photo_dir,  # noqa: E731
                                                 depths=depths, table=table)
         out.append(evaluate.device_calibration(frame, clear))
@@ -81,7 +89,7 @@ def measure_scanner(scanner: TableScanner, frames, cals) -> tuple[evaluate.Tally
         calibrate.detect(frame)
         detect_ms.append((time.perf_counter() - start) * 1000)
     scan_ms: list[tuple[float, float]] = []
-    for (frame, truth), cal in zip(frames, cals, strict=True):
+    for (frame, truth), cal in PROGRESS.track(list(zip(frames, cals, strict=True)), "scans"):
         if cal is None:
             print("  markers not found even in the clear view: unknown everywhere", file=sys.stderr)
         scanner.keep(cal)
@@ -217,8 +225,9 @@ def kinds_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
         if name == "usual":
             continue
         seed = evaluate.HELD_OUT_SEED + 200_000 + 10_000 * k
-        frames = list(evaluate.scenes(args.kind_scenes, "photo", seed=seed,
-                                      photo_dir=args.photos, table=table))
+        frames = drawn(evaluate.scenes(args.kind_scenes, "photo", seed=seed,
+                                       photo_dir=args.photos, table=table),
+                       args.kind_scenes, f"{name} scenes")
         cals = device_calibrations(frames, "photo", seed, args.photos, table=table)
         t, _, _ = measure_scanner(TableScanner(classifier=base), frames, cals)
         lines.append(f"- {name}: top card {pct(t.rate('card', 'right'))} (n={t.counts['card:n']}), "
@@ -239,7 +248,7 @@ def games_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
         parts = []
         for calibrated in (True, False):
             tally = evaluate.Settled()
-            for g in range(args.games):
+            for g in PROGRESS.track(range(args.games), f"{name} still games"):
                 seed = evaluate.HELD_OUT_SEED + 300_000 + 1_000 * k + g
                 scanner = TimedScanner(classifier=base)
                 frames = evaluate.still_game(seed, table, args.changes, "photo", args.photos,
@@ -281,7 +290,8 @@ def report(args: argparse.Namespace) -> list[str]:
     """Every section the options ask for; a section given 0 scenes is left out."""
     cv2.setNumThreads(1)
     base = CardClassifier(args.model, threads=1)
-    frames = list(evaluate.scenes(args.scenes, "photo", photo_dir=args.photos))
+    frames = drawn(evaluate.scenes(args.scenes, "photo", photo_dir=args.photos), args.scenes,
+                   "held-out scenes")
     cals = device_calibrations(frames, "photo", evaluate.HELD_OUT_SEED, args.photos)
     lines: list[str] = []
     if frames:
@@ -341,8 +351,8 @@ def held_out_report(args: argparse.Namespace, base: CardClassifier, frames,  # t
 def deep_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
     """Long stacks, pushed together to stay in view (the game's late turns)."""
     d_seed = evaluate.HELD_OUT_SEED + 100_000
-    deep = list(evaluate.scenes(args.deep_scenes, "photo", seed=d_seed, photo_dir=args.photos,
-                                depths=evaluate.DEEP))
+    deep = drawn(evaluate.scenes(args.deep_scenes, "photo", seed=d_seed, photo_dir=args.photos,
+                                 depths=evaluate.DEEP), args.deep_scenes, "long-stack scenes")
     d_cals = device_calibrations(deep, "photo", d_seed, args.photos, evaluate.DEEP)
     d_tally, _, _ = measure_scanner(TableScanner(classifier=base), deep, d_cals)
     return [f"Long stacks ({min(evaluate.DEEP)}-{max(evaluate.DEEP)} cards, pushed together "
@@ -359,7 +369,8 @@ def unseen_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         modern = enrolled_modern(base, Path(tmp) / "modern.onnx")
         u_seed = evaluate.HELD_OUT_SEED + 50_000
-        unseen = list(evaluate.scenes(args.unseen_scenes, "modern", seed=u_seed))
+        unseen = drawn(evaluate.scenes(args.unseen_scenes, "modern", seed=u_seed),
+                       args.unseen_scenes, "unseen-style scenes")
         u_cals = device_calibrations(unseen, "modern", u_seed, None)
         u_tally, _, _ = measure_scanner(TableScanner(classifier=modern), unseen, u_cals)
     return [f"Unseen style (modern), enrolled from one clean image per card: "
@@ -406,7 +417,10 @@ def main() -> int:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())
     parser.add_argument("--update-card", action="store_true", help="write models/MODEL_CARD.md")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = Progress("vision_accuracy", quiet=args.quiet)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     start = time.time()
     lines = report(args)

@@ -39,6 +39,10 @@ CARD = ROOT / "models" / "MODEL_CARD.md"
 START, END = "<!-- vision-dev:start -->", "<!-- vision-dev:end -->"
 TILTS = ((0, 10), (10, 20), (20, 90))  # |pitch| bands, degrees
 
+from vision.progress import Progress  # noqa: E402
+
+PROGRESS = Progress("vision_dev", quiet=True)  # main's own, on stderr (--quiet: none)
+
 
 def companion(*args: str, out: Path | None = None) -> str:
     """Run ``companion ARGS`` with this interpreter; stdout to ``out`` or returned."""
@@ -61,6 +65,7 @@ def score(dev: Path, mode: str, truth: Path, pred: Path) -> list[str]:
 
 def scan(dev: Path, folder: str, tmp: Path, model: Path | None) -> tuple[list[str], Path]:
     frames = sorted((dev / folder).glob("frame_*.jpg"))
+    PROGRESS.stage(f"{folder}: table scan", None)
     pred = tmp / f"{folder}.jsonl"
     extra = ["--model", str(model)] if model else []
     companion("table", "scan", *map(str, frames), *extra, "--json", out=pred)
@@ -133,7 +138,7 @@ def games(dev: Path, reps: int, model: Path | None) -> list[str]:
     from vision.classifier import CardClassifier
 
     lines = []
-    for folder in sorted((dev / "games").glob("table-*")):
+    for folder in PROGRESS.track(sorted((dev / "games").glob("table-*")), "games"):
         cond = json.loads((folder / "conditions.json").read_text())
         # a fresh classifier per game: each learns its own table's card back
         c, ms = play(folder, CardClassifier(model, threads=1), reps, cv2)
@@ -222,6 +227,7 @@ def report(args: argparse.Namespace) -> list[str]:
                   "  by table kind and camera tilt (frames with their markers):",
                   *breakdown(dev / "scenes-photo" / "truth.json", pred)]
         style_b = tmp / "style-b.onnx"
+        PROGRESS.stage("refs-style-b: cards enroll", None)
         extra = ["--model", str(args.model)] if args.model else []
         companion("cards", "enroll", "--images", str(dev / "refs-style-b"), "--out",
                   str(style_b), *extra)
@@ -264,7 +270,10 @@ def main() -> int:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--reps", type=int, default=6, help="times each game frame is seen")
     parser.add_argument("--update-card", action="store_true", help="write models/MODEL_CARD.md")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = Progress("vision_dev", quiet=args.quiet)
     if not (args.dev / "score.py").is_file():
         print(f"skipped: the independent frames are not in {args.dev}")
         return 0

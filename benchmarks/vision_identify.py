@@ -53,9 +53,12 @@ from vision.enroll import enroll  # noqa: E402
 from vision.head import save  # noqa: E402
 from vision.keypoints import REF_SIZE  # noqa: E402
 from vision.photo import identify_photo  # noqa: E402
+from vision.progress import Progress  # noqa: E402
 from vision.scanner import TableScanner  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402
 from vision.synth.crops import NEGATIVE_KINDS, capture, loose_photo  # noqa: E402
+
+PROGRESS = Progress("vision_identify", quiet=True)  # main's own, on stderr (--quiet: none)
 
 STYLE = "poster"
 PHOTO_SEED = 950_000  # loose photos; nothing else draws from here
@@ -113,7 +116,7 @@ def scan_scenes(model: Path, style: str, count: int, seed: int, photo_dir: Path 
     scanner = TableScanner(classifier=classifier)
     tally, ms = evaluate.Tally(), []
     frames = evaluate.scenes(count, style, seed=seed, photo_dir=photo_dir)
-    for i, (frame, truth) in enumerate(frames):
+    for i, (frame, truth) in enumerate(PROGRESS.track(frames, f"{style} scenes", count)):
         clear = evaluate.clear_view(i, style, seed=seed, photo_dir=photo_dir)
         scanner.keep(evaluate.device_calibration(frame, lambda clear=clear: clear))
         start = time.process_time()
@@ -135,7 +138,7 @@ def photos(model: Path, style: str, count: int, photo_dir: Path | None) -> tuple
     """Loose photos: (before, after) right and wrong."""
     rng = random.Random(PHOTO_SEED)
     shots = []
-    for _ in range(count):
+    for _ in PROGRESS.track(range(count), f"{style} photos drawn"):
         def face() -> np.ndarray:
             return synth_cards.card_face(rng.choice(ALL_IDS), style, photo_dir)
 
@@ -148,7 +151,7 @@ def photos(model: Path, style: str, count: int, photo_dir: Path | None) -> tuple
     before = [classifier.identify([card_image(p, classifier.input_size)])[0].card
               for _t, p in shots]
     after, ms = [], []
-    for _t, p in shots:
+    for _t, p in PROGRESS.track(shots, f"{style} photos read"):
         start = time.process_time()
         after.append(identify_photo(classifier, p).card)
         ms.append((time.process_time() - start) * 1000)
@@ -235,7 +238,10 @@ def main() -> int:
     parser.add_argument("--captures", type=int, default=200)
     parser.add_argument("--card-photos", type=Path, default=synth_cards.default_photo_dir())
     parser.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "vision-dev")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = Progress("vision_identify", quiet=args.quiet)
     cv2.setNumThreads(1)
     start = time.time()
     base_path = ROOT / "models" / "card_embedder_2026nov.onnx"

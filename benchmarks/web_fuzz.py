@@ -308,8 +308,8 @@ def main() -> int:
              SeatSpec("Cy", House.DIANA))
     service = Service(Game(tracked_game(seats, STACKS, first=0)), rng=random.Random(args.seed))
     service.start()
-    app = create_app({"TABLE_PIN": PIN, "LOGIN_ATTEMPTS": 10**9,
-                      "LOGIN_ATTEMPTS_TABLE": 10**9}, service=service)
+    app = create_app({"TABLE_PIN": PIN, "LOGIN_FREE": 10**9,
+                      "LOGIN_TABLE_FREE": 10**9}, service=service)
     server = Server(app).start() if args.http else None
     post, relogin = over_http(server.url) if server else test_client(app)
     bodies = Bodies(args.seed)

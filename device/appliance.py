@@ -14,7 +14,6 @@ import contextlib
 import logging
 import os
 import random
-import secrets
 import shutil
 import signal
 import socket
@@ -29,6 +28,7 @@ import cv2
 import numpy as np
 
 from device import config as settings
+from device import joining
 from device.backs import BackLearner
 from device.config import Config
 from device.controls import BUTTONS, KEYS, LABELS
@@ -53,6 +53,7 @@ from vision.classifier import default_model_path
 from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
 from web.app import Server, create_app
+from web.auth import new_pin, new_token
 
 log = logging.getLogger("companion")
 
@@ -76,7 +77,8 @@ class Appliance:
         self.demo_interval = demo_interval
         self.stopping = threading.Event()
         self.notifier = Notifier()
-        self.pin = config.web.pin or _new_pin()
+        self.pin = config.web.pin or new_pin()
+        self.join_token = config.web.join_token or new_token()
         self.url = ""
         self._closers: list[Callable[[], None]] = []
         self._tmp: str | None = None
@@ -216,7 +218,8 @@ class Appliance:
     def _start_web(self) -> None:
         web = self.config.web
         _check_port(web.host, web.port)
-        app = create_app({"TABLE_PIN": self.pin, "SSE_MAX_CLIENTS": web.max_clients,
+        app = create_app({"TABLE_PIN": self.pin, "JOIN_TOKEN": self.join_token,
+                          "SSE_MAX_CLIENTS": web.max_clients,
                           "LISTEN_HOST": web.host or "0.0.0.0"}, service=self.service)
         self.server = Server(app, web.host, web.port).start()
         self._closers.append(self.server.stop)
@@ -226,6 +229,25 @@ class Appliance:
         self.url = f"http://{'127.0.0.1' if everywhere else web.host}:{port}"
         self._say(f"page on {self.url}  (table PIN {self.pin})")
         self._say(lan_line(web.host, port, everywhere))
+        self._announce_join(web.host, port)
+
+    def _announce_join(self, host: str, port: int) -> None:
+        """The join code: a QR code phones scan to be unlocked, and the file doctor reads."""
+        url = joining.unlock_url(host, port, self.join_token)
+        if url is None:  # no phone can reach the page: the link, for this machine's browser
+            self._say(f"unlock a browser here: {self.url}/unlock/{self.join_token}")
+            return
+        self._say(f"scan to follow the game with the controls unlocked: {url}")
+        print(joining.qr_text(url), file=self.out, flush=True)
+        if self.demo:
+            return
+        folder = settings.journal_path(self.config).parent
+        try:
+            joining.keep(folder, url)
+        except OSError as exc:
+            self._warn("join", f"cannot keep the join code for `companion doctor --join`: {exc}")
+            return
+        self._closers.append(lambda: joining.forget(folder))
 
     def _start_capture(self) -> None:
         cam = self.config.camera
@@ -434,10 +456,6 @@ def _open_camera(camera: Any, layout: Any) -> Any:
 def _jpeg(frame: np.ndarray, quality: int) -> bytes | None:
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return data.tobytes() if ok else None
-
-
-def _new_pin() -> str:
-    return "".join(secrets.choice("0123456789") for _ in range(4))
 
 
 def run_until_stopped(appliance: Appliance) -> int:

@@ -188,6 +188,11 @@ def _table_pin(value: Any) -> str | None:
     return None if ok else "must be empty (random) or 4 to 6 digits"
 
 
+def _join_token(value: Any) -> str | None:
+    ok = value == "" or re.fullmatch(r"[A-Za-z0-9_-]{22,64}", value) is not None
+    return None if ok else "must be empty (random) or 22 to 64 letters, digits, - or _"
+
+
 def _command(value: Any) -> str | None:
     if not value or not all(isinstance(v, str) for v in value):
         return "must be a program and its arguments, as strings"
@@ -230,6 +235,7 @@ CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("voice", "command"): _command,
     ("vision", "corners"): _corners,
     ("web", "pin"): _table_pin,
+    ("web", "join_token"): _join_token,
     ("game", "player"): lambda v: None if v.strip() else "must not be empty",
 }
 

@@ -38,6 +38,7 @@ from device.recovery import kept_aside
 from device.reference import can_learn_table, describe, reference_path
 from device.storage import free_mb
 from vision.classifier import default_model_path
+from vision.segmenter import default_segmenter_path
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -129,12 +130,13 @@ def check_gpio(config: Config) -> Check:
 
 
 def check_model(config: Config) -> Check:
-    """The card classifier file exists, has its labels, and onnxruntime loads it."""
+    """The card classifier file exists, has its labels, and onnxruntime loads it; the
+    table segmenter is there too (without it the stacks fall back to a colour model)."""
     path = _model_path(config)
     if not path.is_file():
         return Check("model", FAIL, f"no model file {path}",
-                     "set [vision] model, or restore models/ from the project "
-                     "(`companion cards enroll` builds one from your photos)")
+                     "set [vision] model, or reinstall the package, which carries the "
+                     "models (`companion cards enroll` builds one from your photos)")
     labels = path.with_suffix(".labels.txt")
     if not labels.is_file():
         return Check("model", FAIL, f"{path.name} has no labels file {labels.name} beside it",
@@ -144,7 +146,13 @@ def check_model(config: Config) -> Check:
     except Exception as exc:
         return Check("model", FAIL, f"{path} does not load: {exc}",
                      "the file is damaged: restore it from the project")
-    return Check("model", OK, f"{path} ({path.stat().st_size // 1024} KiB)")
+    found = f"{path} ({path.stat().st_size // 1024} KiB)"
+    segmenter = default_segmenter_path()
+    if not segmenter.is_file():
+        return Check("model", WARN, f"{found}; no table segmenter {segmenter}: stacks are "
+                     "told from the table by colour, which a patterned cloth defeats",
+                     "reinstall the package, which carries the segmenter")
+    return Check("model", OK, f"{found}; segmenter {segmenter.name}")
 
 
 def _model_path(config: Config) -> Path:

@@ -93,10 +93,11 @@ from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, SeatSpec, Setup
 from engine.events import place as place_event
+from engine.handlers import answer, step
 from engine.schema import Boolean, Field, Integer, Record, SchemaError
 from engine.seats import first_player, seat_specs
 from engine.state import ChangeKind, GameState, Hand, evolve
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 AUTOMA_NAME = "Au Toma"
 DECK_ENV = "COMPANION_AUTOMA_DECK"  # the device reads a corrected deck file from here

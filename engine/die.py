@@ -11,9 +11,10 @@ from engine.board import Bonus, Location
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import ROLLS, Choose, Event, Face, Roll, choose
+from engine.handlers import answer, step
 from engine.reveals import reveal_and_place
 from engine.state import ChangeKind
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 FACES: tuple[Face, ...] = tuple(Face)
 _BONUS_FACES = {

@@ -19,8 +19,9 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Event, Resolve, RevealHand
+from engine.handlers import answer, step
 from engine.state import ChangeKind, GameState, Phase, Player, TurnKind
-from engine.steps import Step, answer, step
+from engine.steps import Step
 from engine.table import AutomaInfo, Seat, StackCard, Table
 
 

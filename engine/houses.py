@@ -13,9 +13,10 @@ from engine.decisions import Kind
 from engine.die import MINERVA
 from engine.draft import Draft
 from engine.events import Block, Decline, Event, choose
+from engine.handlers import answer, step
 from engine.reveals import reveal_and_place
 from engine.state import ChangeKind
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 SOVEREIGN_BLOCKS = ("justice", "martyr")
 

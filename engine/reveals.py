@@ -11,7 +11,8 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Event, Place
 from engine.events import place as place_event
-from engine.steps import Step, answer
+from engine.handlers import answer
+from engine.steps import Step
 
 
 def ask_place(draft: Draft, then: Step, prompt: str) -> None:

@@ -30,9 +30,10 @@ from engine.events import (
     leads,
 )
 from engine.events import lead as lead_event
+from engine.handlers import ANSWERS, STEPS, answer, step
 from engine.reveals import ask_place
 from engine.state import ChangeKind, GameState, Phase, TurnContext, TurnKind
-from engine.steps import ANSWERS, STEPS, Step, answer, step
+from engine.steps import Step
 from engine.wording import event_text
 
 

@@ -95,8 +95,11 @@ def simulate(
     *,
     setup: SetupFactory | None = None,
     bots: Sequence[str] | None = None,
+    on_game: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
-    """Play ``games`` games; ``setup`` overrides the deal (e.g. a solo game)."""
+    """Play ``games`` games; ``setup`` overrides the deal (e.g. a solo game); ``on_game``
+    hears each game's number as it ends (the engine keeps no clock: its caller shows the
+    progress)."""
     names = [f"P{i + 1}" for i in range(players)]
     factory = setup or (lambda rng: new_game(names, rng))
     kinds = list(bots) if bots is not None else [bot] * players
@@ -107,6 +110,8 @@ def simulate(
         deal = factory(rng)
         seat_bots = [BOTS[kinds[i % len(kinds)]]() for i in range(len(deal.seats))]
         results.append(result_of(index, seed_text, play(deal, seat_bots, rng)))
+        if on_game is not None:
+            on_game(index)
     return results
 
 

@@ -1,29 +1,21 @@
 """Steps: the engine's agenda of work still to do, as plain data.
 
-The rules are written as small step functions. A step either changes the draft,
-pushes further steps, or asks a decision whose answer is handed to a named
-continuation. Because steps are frozen data (a name plus arguments), the whole
+The rules are written as small step functions (:mod:`engine.handlers`). A step either
+changes the draft, pushes further steps, or asks a decision whose answer is handed to a
+named continuation. Because steps are frozen data (a name plus arguments), the whole
 agenda is part of the frozen state: undo, replay and crash recovery need nothing else.
+This module sits at the bottom of the engine: the decisions, the state and the draft
+hold steps, and the functions that run them live above all three.
 
-Rule modules register their functions here by name:
-
->>> @step("example-noop")
-... def _noop(draft, s):
-...     pass
->>> "example-noop" in STEPS
-True
+>>> Step("sovereign", 0).then("gain-sovereign")
+Step(name='gain-sovereign', player=0, card=None, location=None, data=())
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from engine.board import Location
-
-if TYPE_CHECKING:
-    from engine.draft import Draft
-    from engine.events import Event
 
 
 class Step(NamedTuple):
@@ -48,34 +40,3 @@ class Step(NamedTuple):
 
 
 _new_tuple = tuple.__new__  # builds a NamedTuple from a tuple of all its fields
-
-StepFn = Callable[["Draft", Step], None]
-AnswerFn = Callable[["Draft", Step, "Event"], None]
-F = TypeVar("F", bound=Callable[..., None])
-
-STEPS: dict[str, StepFn] = {}
-ANSWERS: dict[str, AnswerFn] = {}
-
-
-def step(name: str) -> Callable[[F], F]:
-    """Register a step function ``fn(draft, step)`` under ``name``."""
-
-    def register(fn: F) -> F:
-        if name in STEPS:
-            raise ValueError(f"step {name!r} registered twice")
-        STEPS[name] = fn
-        return fn
-
-    return register
-
-
-def answer(name: str) -> Callable[[F], F]:
-    """Register a continuation ``fn(draft, step, answer)`` for a decision's answer."""
-
-    def register(fn: F) -> F:
-        if name in ANSWERS:
-            raise ValueError(f"answer {name!r} registered twice")
-        ANSWERS[name] = fn
-        return fn
-
-    return register

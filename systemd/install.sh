@@ -44,9 +44,8 @@ rsync -a --delete --exclude .git --exclude .venv --exclude '__pycache__' \
 APT_NUMPY=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
 echo "numpy==$APT_NUMPY" > "$PREFIX/constraints.txt"
 "$PREFIX/.venv/bin/pip" install -q --upgrade pip
-# Editable: the default model stays in $PREFIX/src/models where vision looks for it.
-"$PREFIX/.venv/bin/pip" install -q -c "$PREFIX/constraints.txt" -e "$PREFIX/src[pi]"
-"$PREFIX/.venv/bin/python" -m compileall -q "$PREFIX/src" >/dev/null || true
+# A normal install: the package carries its models (vision/models in the wheel).
+"$PREFIX/.venv/bin/pip" install -q -c "$PREFIX/constraints.txt" "$PREFIX/src[pi]"
 /usr/bin/python3 -c 'import picamera2' 2>/dev/null || echo "warning: picamera2 does not import"
 
 say "settings in /etc/companion"
@@ -81,6 +80,8 @@ runuser -u "$SERVICE_USER" -- "$PREFIX/.venv/bin/companion" doctor || true
 cat <<DONE
 
 Installed. The page is on http://$(hostname).local:8080 (or this Pi's address).
-The table PIN is printed at every start:   journalctl -u companion | grep PIN
+The table PIN and the QR code that unlocks a phone are printed at every start:
+                                           journalctl -u companion -n 60
+The QR code again:                         sudo $PREFIX/.venv/bin/companion doctor --join
 Follow the log:                            journalctl -u companion -f
 DONE

@@ -106,7 +106,7 @@ def test_the_page_server_and_the_device_share_one_client_cap() -> None:
     assert DEFAULTS["SSE_MAX_CLIENTS"] == settings.defaults()["web"]["max_clients"]
 
 
-# --- the README's own figures ---------------------------------------------------------
+# --- the README's wiring table and port --------------------------------------------------
 
 def test_the_readme_wiring_table_uses_the_default_pins() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -122,10 +122,48 @@ def test_the_readme_wiring_table_uses_the_default_pins() -> None:
     assert f"serves the page on port {defaults['web']['port']}" in text
 
 
+# --- the README is a newcomer's first hour ------------------------------------------------
+
+README_LINES = 200  # what it is, set-up, the box, a first game, the commands, where to read on
+
+
+def test_the_readme_stays_short_and_holds_no_figures_table() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_LINES
+    assert "## Measured" not in text, "figures live in benchmarks/README.md"
+    assert "](benchmarks/README.md)" in text
+
+
+def setup_commands() -> list[str]:
+    """The README's set-up commands: the shell blocks of its fresh-machine section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Set up on a fresh machine"):].split("\n## ")[0]
+    return [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.DOTALL)]
+
+
+def test_a_fresh_machine_needs_two_commands_and_ci_runs_the_tests_one_verbatim() -> None:
+    run, tests = setup_commands()
+    assert run.endswith("companion demo") and "\n" not in run
+    assert tests.endswith("python -m pytest") and "\n" not in tests
+    assert tests in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def test_every_figure_row_names_its_command_and_machine() -> None:
+    page = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    rows = [cells for cells in table_rows(page) if cells[0] != "what"]
+    assert len(rows) >= 50
+    for what, today, goal, command, machine in rows:
+        assert today and goal and machine, what
+        assert command.startswith(("`", "same", "the same")), what
+    scripts = {m for m in re.findall(r"benchmarks/(\w+\.(?:py|sh))", page)}
+    assert all((ROOT / "benchmarks" / s).is_file() for s in scripts), scripts
+
+
 # --- links, citations and examples -----------------------------------------------------
 
 PAGES = sorted(DOCS.glob("*.md"))
-LINKED = [*PAGES, ROOT / "README.md", ROOT / "examples" / "README.md", ROOT / "web" / "README.md"]
+LINKED = [*PAGES, ROOT / "README.md", ROOT / "examples" / "README.md", ROOT / "web" / "README.md",
+          ROOT / "benchmarks" / "README.md", *sorted((ROOT / "models").glob("*.md"))]
 
 
 def test_the_docs_index_lists_every_page() -> None:

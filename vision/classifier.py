@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision import verify
+from vision.bundled import model_file
 from vision.crop import warp_card
 from vision.synth.crops import capture, null_crops
 
@@ -46,8 +47,8 @@ class ModelError(ValueError):
 
 
 def default_model_path() -> Path:
-    """The committed default classifier (``models/`` at the project root)."""
-    return Path(__file__).resolve().parents[1] / "models" / f"{MODEL_NAME}.onnx"
+    """The default classifier the package ships (:mod:`vision.bundled`)."""
+    return model_file(f"{MODEL_NAME}.onnx")
 
 
 def labels_path(model_path: Path) -> Path:

@@ -37,6 +37,7 @@ from vision.classifier import (
 from vision.crop import warp_card
 from vision.head import attach_head, stored_back
 from vision.keypoints import REF_SIZE
+from vision.progress import Progress
 from vision.synth.crops import NEGATIVE_KINDS, capture, capture_patch, null_crops
 from vision.thresholds import NEGATIVE, choose_thresholds, likeness_bar, scene_crops
 
@@ -116,6 +117,7 @@ def enroll(
     views: int = VIEWS,
     pixel_weight: float = PIXEL_WEIGHT,
     references: Mapping[str, np.ndarray] | None = None,
+    progress: Progress | None = None,
 ) -> onnx.ModelProto:
     """A classifier with ``base``'s embedder and one prototype per given image.
 
@@ -134,14 +136,17 @@ def enroll(
     large; without either the model has no second look. Cut the embedder's images at its
     input size (as :func:`vision.crop.card_image` does) and the references apart:
     scaling a large cut down is not quite the crop the embedder was trained on.
+    ``progress`` hears each stage and step (a minute or more for a whole deck on a Pi).
     """
     labels = sorted(k for k in crops_by_label if k not in BACK_NAMES)
     if not labels:
         raise ValueError("no card images to enrol")
+    steps = progress or Progress("enroll", quiet=True)
     images = {k: list(crops_by_label[k]) for k in crops_by_label}
     crops = {k: [_canonical(base, img) for img in v] for k, v in images.items()}
     a = pixel_weight
-    protos = [describe(base, with_views(crops[k], views, seed=i), a) for i, k in enumerate(labels)]
+    protos = [describe(base, with_views(crops[k], views, seed=i), a)
+              for i, k in steps.track(list(enumerate(labels)), "cards")]
     nulls = describe(base, null_crops(seed=7), a)
     back_crops = [c for name in BACK_NAMES for c in crops.get(name, ())]
     keep = {k: v for k, v in base.metadata.items() if k in KEPT_METADATA}
@@ -159,13 +164,16 @@ def enroll(
             keep["min_back"] = str(round(float(base.min_back) * (1 - a), 3))
     if calibrate:
         partial = not set(ALL_IDS) <= set(labels)
+        scenes = threshold_scenes(len(labels))
+        steps.stage("bars: scenes", scenes)
         chosen = fit_thresholds(base, [crops[k] for k in labels], protos, nulls, a, partial,
-                                seed=1, scenes=threshold_scenes(len(labels)))
+                                seed=1, scenes=scenes, on_scene=steps.tick)
         keep.update({k: str(chosen[k]) for k in ("min_score", "min_margin")})
     sharp = dict(references) if references else {k: images[k][0] for k in labels}
     if all(k in sharp and min(sharp[k].shape[:2]) >= min(REF_SIZE) for k in labels):
         sharp = {k: sharp[k] for k in labels}
-        keep.update(second_look_metadata(base, sharp, head_scores(base, protos, a)))
+        keep.update(second_look_metadata(base, sharp, head_scores(base, protos, a),
+                                         progress=steps))
     model = onnx.load(str(base.path))
     return attach_head(model, labels, protos, back, {**keep, "head": note}, nulls, a)
 
@@ -187,6 +195,7 @@ def second_look_metadata(
     images: Mapping[str, np.ndarray],
     rank: Callable[[list[np.ndarray]], np.ndarray],
     seed: int = 5,
+    progress: Progress | None = None,
 ) -> dict[str, str]:
     """The second look's references and bars (:mod:`vision.verify`), as model metadata.
 
@@ -199,12 +208,15 @@ def second_look_metadata(
     them and the keypoints' bar is the most inliers any of them gathered, each with a
     safety margin."""
     labels = list(images)
+    steps = progress or Progress("second look", quiet=True)
+    steps.stage("second look: references", 1)
     stack, refs = verify.references(images)
     judge = verify.assemble(labels, stack, refs, verify.Bars(min_inliers=0))
+    steps.advance()
     rng = random.Random(seed)
     shots = [
         (i, capture_patch(images[k], rng, under=_under(images, labels, rng)))
-        for i, k in enumerate(labels)
+        for i, k in steps.track(list(enumerate(labels)), "second look: captures")
         for _ in range(VERIFY_CAPTURES)
     ]
     for n in range(len(shots) // 4):
@@ -219,10 +231,12 @@ def second_look_metadata(
     scores = np.stack(
         [
             np.maximum(judge.templates.look(p, q), judge.templates.look(p, q, refine=True))
-            for _i, (p, q) in shots
+            for _i, (p, q) in steps.track(shots, "second look: templates")
         ]
     )
-    bars = verify.Bars(*_template_bars(scores, truth), _inlier_bar(judge, shots, likes))
+    steps.stage("second look: keypoints", len(shots))
+    bars = verify.Bars(*_template_bars(scores, truth),
+                       _inlier_bar(judge, shots, likes, on_shot=steps.tick))
     return {verify.METADATA_KEY: verify.encode(labels, stack, refs, bars)}
 
 
@@ -254,7 +268,8 @@ def _template_bars(scores: np.ndarray, truth: np.ndarray) -> tuple[float, float]
     return chosen["min_score"] + TEMPLATE_SAFETY, chosen["min_margin"] + TEMPLATE_SAFETY
 
 
-def _inlier_bar(judge: verify.SecondLook, shots: list, likes: np.ndarray) -> int:  # type: ignore[type-arg]
+def _inlier_bar(judge: verify.SecondLook, shots: list, likes: np.ndarray,  # type: ignore[type-arg]
+                on_shot: Callable[[], None] | None = None) -> int:
     """The most inliers a wrong card gathered, with the card left out of the shortlist
     (the embedder's likeliest cards, as the scanner hands them over), times
     :data:`VERIFY_SAFETY`."""
@@ -265,6 +280,8 @@ def _inlier_bar(judge: verify.SecondLook, shots: list, likes: np.ndarray) -> int
         found = judge.keypoints.look(patch, quad, rivals)
         if found.card is not None:
             worst = max(worst, found.inliers)
+        if on_shot is not None:
+            on_shot()
     return max(MIN_VERIFY_BAR, math.ceil(VERIFY_SAFETY * worst) + 1)
 
 
@@ -307,6 +324,7 @@ def fit_thresholds(
     views: int = 8,
     seed: int = 0,
     scenes: int = ENROL_SCENES,
+    on_scene: Callable[[], None] | None = None,
 ) -> dict[str, float]:
     """Open-set thresholds for new prototypes: the enrolment images put through simulated
     captures and laid in generated table scenes (cut out by the locator, hands and
@@ -325,7 +343,7 @@ def fit_thresholds(
         # A hand over a card may leave it recognisable: naming that card is not wrong.
         truth.append(label if kind == "hand" else NEGATIVE)
     faces = {str(label): images[0] for label, images in enumerate(crops)}
-    more, more_truth = scene_crops(faces, scenes, seed + 100, base.input_size)
+    more, more_truth = scene_crops(faces, scenes, seed + 100, base.input_size, on_scene)
     shots += more
     truth += more_truth
     emb = describe(base, shots, pixel_weight)

@@ -197,7 +197,7 @@ rotation ±2.5°); four such cuts are taken from each simulated capture.
 ## Reproduce
 
 ```
-pip install -e '.[train]'      # torch==2.13.0 (CPU), tqdm
+pip install -e '.[train]'      # torch==2.13.0 (CPU)
 {command}
 ```
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.bundled import model_file
 from vision.synth.labels import Part
 
 MODEL_NAME = "table_segmenter_2026nov"
@@ -35,8 +36,8 @@ RIM_MM = 8
 
 
 def default_segmenter_path() -> Path:
-    """The committed segmenter (``models/`` at the project root)."""
-    return Path(__file__).resolve().parents[1] / "models" / f"{MODEL_NAME}.onnx"
+    """The segmenter the package ships (:mod:`vision.bundled`)."""
+    return model_file(f"{MODEL_NAME}.onnx")
 
 
 @dataclass(frozen=True)

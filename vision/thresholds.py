@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -67,6 +67,7 @@ def scene_crops(
     scenes: int,
     seed: int,
     size: tuple[int, int],
+    on_scene: Callable[[], None] | None = None,
 ) -> tuple[list[np.ndarray], list[int]]:
     """Top-card crops cut by the locator from generated scenes showing ``faces``, with
     truth: the label's index for a card (also under a hand: naming it is right), or
@@ -94,4 +95,6 @@ def scene_crops(
             top = layout[name][-1] if layout[name] else None  # None: a hand over bare table
             truth.append(labels.index(top) if top is not None and top in faces
                          and t.state != "unknown" else NEGATIVE)
+        if on_scene is not None:  # a whole deck's bars take a minute on a Pi
+            on_scene()
     return crops, truth

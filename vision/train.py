@@ -1,12 +1,12 @@
 """Train the card embedder and write the default classifier and its model card.
 
-``python -m vision.train`` (extra ``train``: torch 2.13.0 CPU, tqdm). Seeded: the same
-command gives the same model. Classes: the printed-card photos, the catalogue drawn in
-the ``classic`` style, many invented cards in that style (so the embedder learns to
-tell card designs apart in general), and the card back. Hands, bare table, foreign
-cards and other objects are pushed towards no class (outlier exposure). The
-``modern`` style is never used here: it measures how well enrolment handles a design
-the embedder never saw.
+``python -m vision.train`` (extra ``train``: torch 2.13.0 CPU; ``--quiet`` hides the
+progress). Seeded: the same command gives the same model. Classes: the printed-card
+photos, the catalogue drawn in the ``classic`` style, many invented cards in that style
+(so the embedder learns to tell card designs apart in general), and the card back.
+Hands, bare table, foreign cards and other objects are pushed towards no class (outlier
+exposure). The ``modern`` style is never used here: it measures how well enrolment
+handles a design the embedder never saw.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from vision.classifier import MODEL_NAME, CardClassifier, default_model_path, pr
 from vision.enroll import back_check, second_look_metadata
 from vision.head import attach_head, save, strip_head
 from vision.model_card import write_thresholds, write_training
+from vision.progress import Progress
 from vision.synth import cards as synth_cards
 from vision.synth.crops import NEGATIVE_KINDS, capture, capture_views, null_crops
 from vision.thresholds import choose_thresholds, scene_crops
@@ -110,10 +111,10 @@ def _loader(classes: list[Identity], steps: int, batch: int, seed: int, workers:
     )
 
 
-def train(classes: list[Identity], steps: int, batch: int, seed: int, workers: int):  # type: ignore[no-untyped-def]
+def train(classes: list[Identity], steps: int, batch: int, seed: int, workers: int,  # type: ignore[no-untyped-def]
+          progress: Progress | None = None):
     """Train the embedder; returns it in eval mode."""
     import torch  # the optional `train` extra: only while training
-    from tqdm import tqdm  # the `train` extra too
 
     from vision.embedder import CosineHead, Embedder  # imports torch
 
@@ -123,14 +124,14 @@ def train(classes: list[Identity], steps: int, batch: int, seed: int, workers: i
     opt = torch.optim.AdamW(params, lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     net.train()
-    bar = tqdm(_loader(classes, steps, batch, seed, workers), total=steps, desc="training")
-    for x, y in bar:
+    shown = progress or Progress("train", quiet=True)
+    for x, y in shown.track(_loader(classes, steps, batch, seed, workers), "steps", total=steps):
         loss = _loss(head, net(x.contiguous(memory_format=torch.channels_last)), y)
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
-        bar.set_postfix(loss=f"{loss.item():.3f}")
+        shown.note(f"loss {loss.item():.3f}")
     return net.eval()
 
 
@@ -278,8 +279,11 @@ def back_bar(session, emb: np.ndarray, back: np.ndarray, truth: np.ndarray, seed
     return round(min(nonback + 0.02, float(real[len(real) // 10])), 2)
 
 
-def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) -> dict[str, float]:
+def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path,
+                  progress: Progress | None = None) -> dict[str, float]:
     """Attach the default head, calibrate its thresholds on held-out crops, save it."""
+    shown = progress or Progress("train", quiet=True)
+    shown.stage("head: prototypes", None)
     session = ort.InferenceSession(str(embedder_path), providers=["CPUExecutionProvider"])
     protos = default_prototypes(session, photo_dir, seed)
     rng = random.Random(seed)
@@ -289,10 +293,11 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     )
     nulls = _embed(session, null_crops(seed + 23))
     crops, truth = calibration_set(photo_dir, seed)
+    shown.stage("head: scenes", 2 * CALIBRATION_SCENES)
     for k, style in enumerate(("photo", "classic")):
         faces = {cid: synth_cards.card_face(cid, style, photo_dir) for cid in ALL_IDS}
         more, more_truth = scene_crops(
-            faces, CALIBRATION_SCENES, CALIBRATION_SEED + 10_000 * k, (64, 88)
+            faces, CALIBRATION_SCENES, CALIBRATION_SEED + 10_000 * k, (64, 88), shown.tick
         )
         crops += more
         truth += more_truth
@@ -315,11 +320,11 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path) ->
     model = attach_head(onnx.load(str(embedder_path)), ALL_IDS, protos, back, meta, nulls)
     save(model, out)
     CardClassifier(out)  # fails loudly if labels and outputs disagree
-    add_second_look(out, photo_dir)
+    add_second_look(out, photo_dir, shown)
     return chosen
 
 
-def add_second_look(path: Path, photo_dir: Path) -> None:
+def add_second_look(path: Path, photo_dir: Path, progress: Progress | None = None) -> None:
     """Store the second look's references (the printed-card photos) and bars in the model
     at ``path``; nothing else in it changes."""
 
@@ -329,7 +334,7 @@ def add_second_look(path: Path, photo_dir: Path) -> None:
     def rank(crops: list[np.ndarray]) -> np.ndarray:
         return classifier.run(crops, ("scores",))["scores"]
 
-    extra = second_look_metadata(classifier, images, rank)
+    extra = second_look_metadata(classifier, images, rank, progress=progress)
     model = onnx.load(str(path))
     meta = {p.key: p.value for p in model.metadata_props}
     del model.metadata_props[:]
@@ -369,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the trained embedder in --out; rebuild its head and thresholds",
     )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     if not (args.photos / f"{ALL_IDS[0]}.jpg").is_file():
         parser.error(f"printed-card photos not found in {args.photos} (use --photos)")
@@ -382,7 +388,8 @@ def recalibrate(args: argparse.Namespace) -> int:
     onnx.save(strip_head(onnx.load(str(args.out))), str(bare))
     if args.int8 and not _is_quantized(bare):
         quantize(bare, args.photos, args.seed)
-    chosen = build_default(bare, args.photos, args.seed, args.out)
+    with Progress("train", quiet=args.quiet) as progress:
+        chosen = build_default(bare, args.photos, args.seed, args.out, progress)
     bare.unlink()
     write_thresholds(args.out)
     print(f"rebuilt the head of {args.out}; thresholds {chosen}")
@@ -396,7 +403,8 @@ def _is_quantized(path: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Train, export, attach the default head and write the model card."""
     if args.second_look_only:  # no torch needed
-        add_second_look(args.out, args.photos)
+        with Progress("train", quiet=args.quiet) as progress:
+            add_second_look(args.out, args.photos, progress)
         print(f"stored the second look in {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
         return 0
     import torch  # the optional `train` extra: only while training
@@ -406,14 +414,18 @@ def run(args: argparse.Namespace) -> int:
 
     torch.set_num_threads(args.threads)
     start = time.time()
-    classes = identities(args.photos, args.fakes, args.seed)
-    net = train(classes, args.steps, args.batch, args.seed, args.workers)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    bare = args.out.with_suffix(".embedder.onnx")
-    export_embedder(net, bare)
-    if args.int8:
-        quantize(bare, args.photos, args.seed)
-    chosen = build_default(bare, args.photos, args.seed, args.out)
+    with Progress("train", quiet=args.quiet) as progress:
+        progress.stage("identities", None)
+        classes = identities(args.photos, args.fakes, args.seed)
+        net = train(classes, args.steps, args.batch, args.seed, args.workers, progress)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        bare = args.out.with_suffix(".embedder.onnx")
+        progress.stage("export", None)
+        export_embedder(net, bare)
+        if args.int8:
+            progress.stage("int8", None)
+            quantize(bare, args.photos, args.seed)
+        chosen = build_default(bare, args.photos, args.seed, args.out, progress)
     bare.unlink()
     minutes = (time.time() - start) / 60
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import numpy as np
 
 from engine.cards import ALL_IDS
 from vision.calibrate import Calibration
+from vision.progress import Progress
 from vision.synth import cards as synth_cards
 from vision.synth import tables
 from vision.synth.cards import FACE_DOWN
@@ -131,7 +131,8 @@ def _chunk(args: tuple[int, int, str, float]) -> tuple[np.ndarray, np.ndarray, n
 
 
 def dataset(
-    count: int, photo_dir: Path, cache: Path, workers: int = 2, spreads: float = 0.0
+    count: int, photo_dir: Path, cache: Path, workers: int = 2, spreads: float = 0.0,
+    progress: Progress | None = None,
 ) -> dict[str, np.ndarray]:
     """``count`` examples, drawn once and kept in ``cache`` (an ``.npz``; name a new one
     when ``spreads`` changes: the cache does not record it)."""
@@ -141,8 +142,14 @@ def dataset(
                 return {k: data[k][:count] for k in data.files}
     step = 50
     jobs = [(s, min(step, count - s), str(photo_dir), spreads) for s in range(0, count, step)]
+    shown = progress or Progress("train_segmenter", quiet=True)
+    shown.stage("scenes", count)
+    done = []
     with ProcessPoolExecutor(workers) as pool:
-        done = list(pool.map(_chunk, jobs))
+        for (_start, size, _dir, _spreads), chunk in zip(jobs, pool.map(_chunk, jobs),
+                                                           strict=True):
+            done.append(chunk)
+            shown.advance(size)
     names = ("views", "parts", "edges")
     out = {k: np.concatenate([d[i] for d in done]) for i, k in enumerate(names)}
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -194,7 +201,8 @@ def network():  # type: ignore[no-untyped-def]
     return Segmenter()
 
 
-def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int):  # type: ignore[no-untyped-def]
+def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int,  # type: ignore[no-untyped-def]
+          progress: Progress | None = None):
     import torch
     from torch import nn
 
@@ -212,8 +220,8 @@ def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int):  # ty
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     net.train()
-    start = time.time()
-    for step in range(steps):
+    shown = progress or Progress("train_segmenter", quiet=True)
+    for _step in shown.track(range(steps), "steps"):
         idx = torch.tensor(rng.sample(range(len(views)), batch))
         x = views[idx].float()
         flip = rng.random() < 0.5
@@ -230,8 +238,7 @@ def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int):  # ty
         loss.backward()
         opt.step()
         sched.step()
-        if step % 50 == 0 or step == steps - 1:
-            print(f"step {step} loss {loss.item():.4f} ({time.time() - start:.0f} s)", flush=True)
+        shown.note(f"loss {loss.item():.4f}")
     return net.eval()
 
 
@@ -270,14 +277,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())
     parser.add_argument("--cache", type=Path, default=Path("build/segmenter/scenes.npz"))
     parser.add_argument("--out", type=Path, default=Path("build/segmenter/segmenter.onnx"))
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     import torch
 
     torch.set_num_threads(args.workers)
-    t0 = time.time()
-    data = dataset(args.scenes, args.photos, args.cache, args.workers, args.spreads)
-    print(f"{len(data['views'])} scenes ({time.time() - t0:.0f} s)", flush=True)
-    net = train(data, args.steps, args.batch, args.seed)
+    with Progress("train_segmenter", quiet=args.quiet) as progress:
+        data = dataset(args.scenes, args.photos, args.cache, args.workers, args.spreads,
+                       progress)
+        net = train(data, args.steps, args.batch, args.seed, progress)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     h, w = data["views"].shape[1:3]
     export(net, args.out, (w, h))

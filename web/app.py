@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -10,8 +11,8 @@ from typing import Any
 
 from flask import Flask, Response
 
-from web import api, auth, errors, events, games, pages
-from web.auth import Limiter
+from web import api, auth, errors, events, games, join, pages
+from web.auth import Brake
 from web.document import Documents
 from web.server import Server, serve
 from web.service import Service
@@ -19,11 +20,14 @@ from web.service import Service
 __all__ = ["DEFAULTS", "Server", "create_app", "serve"]
 
 DEFAULTS: dict[str, Any] = {
-    "TABLE_PIN": None,  # None: a random 4-digit PIN (read it from app.config to print it)
-    "LOGIN_ATTEMPTS": 5,  # wrong PINs per client address…
-    "LOGIN_ATTEMPTS_TABLE": 20,  # …and from everyone together…
-    "LOGIN_WINDOW": 60.0,  # …within this many seconds
-    "CLOCK": None,  # the rate limiter's clock (tests pass a fake one)
+    "TABLE_PIN": None,  # None: a random 6-digit PIN (read it from app.config to print it)
+    "JOIN_TOKEN": None,  # None: a random join code, the one /join's QR code carries
+    "LOGIN_FREE": 3,  # wrong guesses a client makes before it must wait…
+    "LOGIN_DELAY": 2.0,  # …first this many seconds, doubling with each further one…
+    "LOGIN_DELAY_MAX": 900.0,  # …up to this…
+    "LOGIN_FORGET": 3600.0,  # …until it has guessed nothing wrong for this long
+    "LOGIN_TABLE_FREE": 20,  # wrong guesses standing at the table before every guesser waits
+    "CLOCK": None,  # the guessing brake's clock (tests pass a fake one)
     "SSE_KEEPALIVE": 15.0,  # seconds between keep-alive comments on an idle stream
     # open event streams, each holding a server thread (the device passes its [web]
     # max_clients; tests/web/test_auth.py checks the two defaults agree)
@@ -57,7 +61,7 @@ class Web:
 
     documents: Documents
     streams: events.Streams
-    limiter: Limiter
+    brake: Brake
     cards_json: bytes
     boot: str
     command_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -70,9 +74,10 @@ def create_app(config: dict[str, Any] | None = None, *, service: Service) -> Fla
     if config:
         app.config.from_mapping(config)
     _check_pin(app)
+    _check_token(app)
     app.extensions["companion"] = service
     app.extensions["companion_web"] = _parts(app, service)
-    for blueprint in (pages.bp, api.bp, auth.bp, events.bp, games.bp):
+    for blueprint in (pages.bp, join.bp, api.bp, auth.bp, events.bp, games.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
     app.after_request(_secure)
@@ -87,16 +92,25 @@ def _check_pin(app: Flask) -> None:
         raise ValueError("TABLE_PIN must be a string of 4 to 12 digits")
 
 
+def _check_token(app: Flask) -> None:
+    token = app.config["JOIN_TOKEN"]
+    if token is None:
+        app.config["JOIN_TOKEN"] = auth.new_token()
+    elif not (isinstance(token, str) and re.fullmatch(r"[A-Za-z0-9_-]{22,64}", token)):
+        raise ValueError("JOIN_TOKEN must be 22 to 64 letters, digits, '-' or '_'")
+
+
 def _parts(app: Flask, service: Service) -> Web:
     cfg = app.config
     clock = cfg["CLOCK"]
-    limiter = Limiter(int(cfg["LOGIN_ATTEMPTS"]), float(cfg["LOGIN_WINDOW"]),
-                      *(() if clock is None else (clock,)))
+    brake = Brake(int(cfg["LOGIN_FREE"]), float(cfg["LOGIN_DELAY"]),
+                  float(cfg["LOGIN_DELAY_MAX"]), float(cfg["LOGIN_FORGET"]),
+                  int(cfg["LOGIN_TABLE_FREE"]), *(() if clock is None else (clock,)))
     boot = secrets.token_hex(4)
     return Web(
         documents=Documents(service, boot=boot),
         streams=events.Streams(service, int(cfg["SSE_MAX_CLIENTS"])),
-        limiter=limiter,
+        brake=brake,
         cards_json=json.dumps(api.cards_payload(), separators=(",", ":")).encode(),
         boot=boot,
     )

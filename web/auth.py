@@ -1,9 +1,11 @@
-"""The table PIN: a signed session cookie for controls, CSRF tokens, a brake on guessing.
+"""The table PIN and the join code: a signed session cookie for controls, CSRF tokens, a
+brake on guessing.
 
-Everything is readable without the PIN. ``POST /api/login`` with the right PIN marks
-the session (Flask's signed cookie) and hands out a CSRF token; every state-changing
-request must then send that token in the ``X-CSRF-Token`` header. Wrong PINs are
-counted per client address and across the table, in a sliding window.
+Everything is readable without them. ``POST /api/login`` with the right PIN, or opening
+the join code's address (:mod:`web.join`), marks the session (Flask's signed cookie) and
+hands out a CSRF token; every state-changing request must then send that token in the
+``X-CSRF-Token`` header. Wrong guesses are braked per client address with growing
+delays; a phone already unlocked never types again, so nobody's guesses can lock it out.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from flask import Blueprint, current_app, jsonify, request, session
@@ -27,49 +30,83 @@ from web.validate import request_body
 
 bp = Blueprint("auth", __name__, url_prefix="/api")
 CSRF_HEADER = "X-CSRF-Token"
-EVERYONE = "*"  # the limiter's key for all clients together
+PIN_DIGITS = 6  # a million PINs: with the brake, years of guessing from one address
+TOKEN_BYTES = 24  # the join code: 192 random bits, 32 characters in its address
+MAX_CLIENTS = 4096  # clients the brake remembers (the oldest forgotten first)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def new_pin(digits: int = 4) -> str:
+def new_pin(digits: int = PIN_DIGITS) -> str:
     """A random PIN to print at start-up and speak on request."""
     return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
-class Limiter:
-    """Failures per key in a sliding window; a key over its limit must wait."""
+def new_token() -> str:
+    """A random join code: what the /join QR code carries instead of the PIN."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
 
-    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
+
+@dataclass
+class _Guesses:
+    wrong: int = 0
+    last: float = 0.0
+
+
+class Brake:
+    """Wrong guesses per client address, each past the first ``free`` met by a wait that
+    doubles from ``delay`` up to ``longest`` seconds; a client that stops guessing wrong
+    for ``forget`` seconds starts afresh, and a right answer clears its count.
+
+    Across the table: once ``table_free`` wrong guesses stand (from any addresses), a
+    client waits from its own first wrong guess, so many addresses buy one guess each.
+    A client that never guessed wrong is never braked: one guest cannot lock the table.
+    """
+
+    def __init__(self, free: int, delay: float, longest: float, forget: float,
+                 table_free: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.free, self.delay, self.longest = free, delay, longest
+        self.forget, self.table_free, self.clock = forget, table_free, clock
+        self._clients: dict[str, _Guesses] = {}
         self._lock = threading.Lock()
 
-    def retry_after(self, key: str, limit: int | None = None) -> float:
-        """Seconds until ``key`` may try again (0: now)."""
-        limit = self.limit if limit is None else limit
+    def retry_after(self, client: str) -> float:
+        """Seconds until ``client`` may guess again (0: now)."""
         with self._lock:
-            times = self._recent(key)
-            if len(times) < limit:
+            now = self.clock()
+            guesses = self._current(client, now)
+            if guesses is None:
                 return 0.0
-            return max(0.0, times[len(times) - limit] + self.window - self.clock())
+            free = self.free if self._table_wrong(now) < self.table_free else 1
+            if guesses.wrong < free:
+                return 0.0
+            wait = min(self.longest, self.delay * 2.0 ** (guesses.wrong - free))
+            return max(0.0, guesses.last + wait - now)
 
-    def fail(self, key: str) -> None:
+    def fail(self, client: str) -> None:
+        """``client`` guessed wrong."""
         with self._lock:
-            self._recent(key).append(self.clock())
+            now = self.clock()
+            guesses = self._current(client, now) or _Guesses()
+            guesses.wrong, guesses.last = guesses.wrong + 1, now
+            self._clients.pop(client, None)
+            self._clients[client] = guesses  # the most recent last: the oldest go first
+            while len(self._clients) > MAX_CLIENTS:
+                self._clients.pop(next(iter(self._clients)))
 
-    def reset(self, key: str) -> None:
+    def succeed(self, client: str) -> None:
+        """``client`` got in: its wrong guesses are forgotten."""
         with self._lock:
-            self._failures.pop(key, None)
+            self._clients.pop(client, None)
 
-    def _recent(self, key: str) -> deque[float]:
-        times = self._failures.setdefault(key, deque())
-        cutoff = self.clock() - self.window
-        while times and times[0] <= cutoff:
-            times.popleft()
-        return times
+    def _current(self, client: str, now: float) -> _Guesses | None:
+        guesses = self._clients.get(client)
+        if guesses is not None and now - guesses.last >= self.forget:
+            del self._clients[client]
+            return None
+        return guesses
+
+    def _table_wrong(self, now: float) -> int:
+        return sum(g.wrong for g in self._clients.values() if now - g.last < self.forget)
 
 
 def pin_tag() -> str:
@@ -106,19 +143,36 @@ def require_table(view: F) -> F:
     return guarded  # type: ignore[return-value]
 
 
-def limiter() -> Limiter:
-    found: Limiter = current_app.extensions["companion_web"].limiter
+def brake() -> Brake:
+    found: Brake = current_app.extensions["companion_web"].brake
     return found
 
 
-def _check_rate(client: str) -> None:
-    lim = limiter()
-    wait = max(lim.retry_after(client),
-               lim.retry_after(EVERYONE, current_app.config["LOGIN_ATTEMPTS_TABLE"]))
+def client() -> str:
+    """The address the brake counts guesses by."""
+    return request.remote_addr or "unknown"
+
+
+def check_brake() -> None:
+    """Refuse a guess from a client that must still wait (even a right one: no oracle).
+
+    :raises TooManyAttempts: with the wait in ``Retry-After``.
+    """
+    wait = brake().retry_after(client())
     if wait > 0:
-        seconds = int(wait) + 1
-        raise TooManyAttempts(f"too many wrong PINs: try again in {seconds} s",
+        seconds = max(1, math.ceil(wait))
+        raise TooManyAttempts(f"too many wrong guesses: try again in {seconds} s",
                               headers={"Retry-After": str(seconds)})
+
+
+def open_session() -> str:
+    """Mark this session as the table's (PIN or join code) and return its CSRF token."""
+    brake().succeed(client())
+    session.clear()
+    session.permanent = True
+    session["table"] = pin_tag()
+    session["csrf"] = secrets.token_urlsafe(24)
+    return str(session["csrf"])
 
 
 @bp.post("/login")
@@ -127,19 +181,12 @@ def login() -> Response:
     body = request_body()
     pin = body.text("pin", 32)
     body.done()
-    client = request.remote_addr or "unknown"
-    _check_rate(client)
+    check_brake()
     if not hmac.compare_digest(
             pin.encode(), str(current_app.config["TABLE_PIN"]).encode()):
-        limiter().fail(client)
-        limiter().fail(EVERYONE)
+        brake().fail(client())
         raise Unauthorized("wrong PIN")
-    limiter().reset(client)
-    session.clear()
-    session.permanent = True
-    session["table"] = pin_tag()
-    session["csrf"] = secrets.token_urlsafe(24)
-    return jsonify(authenticated=True, csrf=session["csrf"])
+    return jsonify(authenticated=True, csrf=open_session())
 
 
 @bp.post("/logout")

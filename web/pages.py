@@ -1,4 +1,4 @@
-"""The HTML pages: the table view, ``/join`` with a QR code of the page's address, the icon."""
+"""The HTML pages: the table view and its icon; where other devices find the page."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
-import segno
 from flask import Blueprint, Response, current_app, render_template, request
-from markupsafe import Markup
 
 bp = Blueprint("pages", __name__)
 
@@ -28,17 +26,6 @@ def favicon() -> Response:
     response = current_app.send_static_file("icon.svg")
     response.mimetype = "image/svg+xml"
     return response
-
-
-@bp.get("/join")
-def join() -> str:
-    """A QR code of the page's address, for the other phones at the table."""
-    url = public_url()
-    qr = segno.make(url, error="m")
-    svg = qr.svg_inline(scale=8, dark="#000", light="#fff", omitsize=True,
-                        title="Address of this page")
-    hint = LAN_HINT if local_only() and not current_app.config.get("PUBLIC_URL") else ""
-    return render_template("join.html", url=url, qr=Markup(svg), hint=hint)
 
 
 def public_url() -> str:

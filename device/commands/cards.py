@@ -25,6 +25,8 @@ from device.inputs import check_image, clip, decode_image, read_bytes, show
 if TYPE_CHECKING:  # numpy only for the types: the handlers load it (+0.09 s per start)
     import numpy as np
 
+    from vision.progress import Progress
+
 MAX_MODEL_BYTES = 256 << 20  # the shipped model is 1.5 MB
 
 
@@ -49,6 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     enroll.add_argument(
         "--any-ids", action="store_true", help="accept labels that are not catalogue card ids"
     )
+    enroll.add_argument("--quiet", action="store_true", help="no progress on stderr")
     enroll.set_defaults(handler=run_enroll)
     ident = csub.add_parser("identify", help="name the card in each image",
                             description="Name the card in each image; --json prints one "
@@ -106,27 +109,51 @@ def _collect(folder: Path) -> dict[str, list[Path]]:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
+    from vision.progress import Progress
+
+    _out_path(args.out)
+    # Shown before the imports and the model load, which take a second or two on a Pi.
+    with Progress("cards enroll", quiet=args.quiet) as progress:
+        progress.stage("loading the model", 1)
+        count, labels = _enroll(args, progress)
+    print(f"wrote {args.out}: {labels} labels from {count} images")
+    return 0
+
+
+def _enroll(args: argparse.Namespace, progress: Progress) -> tuple[int, int]:
+    """Enrol the photos in ``args.images`` into ``args.out``: (images, labels)."""
     from engine.cards import CARDS
     from vision.enroll import BACK_NAMES, enroll  # +0.26 s per start (import_costs.py)
     from vision.head import save
-    from vision.keypoints import REF_SIZE
 
-    _out_path(args.out)
     found = _collect(args.images)
     unknown = sorted(k for k in found if k not in CARDS and k not in BACK_NAMES)
     if unknown and not args.any_ids:
         raise UsageError(f"not card ids: {', '.join(unknown[:5])} (or pass --any-ids)")
     base = load_classifier(args.model)
-    photos = {label: [(p, decode_image(p)) for p in paths] for label, paths in found.items()}
-    crops = {k: [_cut(img, base.input_size, p) for p, img in v] for k, v in photos.items()}
-    # The second look keeps each card's first photo, cut at its own (larger) size.
-    refs = {k: _cut(v[0][1], REF_SIZE, v[0][0]) for k, v in photos.items()
-            if k not in BACK_NAMES}
+    progress.advance()
+    crops, refs = _cut_all(found, base.input_size, progress)
     note = f"enrolled from {args.images.name}"
-    save(enroll(base, crops, note=note, references=refs), args.out)
-    count = sum(len(v) for v in crops.values())
-    print(f"wrote {args.out}: {len(crops)} labels from {count} images")
-    return 0
+    save(enroll(base, crops, note=note, references=refs, progress=progress), args.out)
+    return sum(len(v) for v in crops.values()), len(crops)
+
+
+def _cut_all(found: dict[str, list[Path]], size: tuple[int, int], progress: Progress
+             ) -> tuple[dict[str, list[np.ndarray]], dict[str, np.ndarray]]:
+    """Each photo's card cut out at the embedder's ``size``, and each card's first photo at
+    the second look's own (larger) size."""
+    from vision.enroll import BACK_NAMES
+    from vision.keypoints import REF_SIZE
+
+    crops: dict[str, list[np.ndarray]] = {label: [] for label in found}
+    refs: dict[str, np.ndarray] = {}
+    pairs = [(label, path) for label, paths in found.items() for path in paths]
+    for label, path in progress.track(pairs, "photos"):
+        image = decode_image(path)
+        crops[label].append(_cut(image, size, path))
+        if label not in refs and label not in BACK_NAMES:
+            refs[label] = _cut(image, REF_SIZE, path)
+    return crops, refs
 
 
 def run_identify(args: argparse.Namespace) -> int:

@@ -2,7 +2,7 @@
 
     companion run [--config PATH] [--host 0.0.0.0] [--port 8080]   # on a Pi
     companion demo [--host 127.0.0.1] [--port 8080] [--seed 1] [--interval 1.5] [--quiet]
-    companion doctor [--config PATH]       # what `run` needs, and how to fix what is missing
+    companion doctor [--config PATH] [--join]   # what `run` needs, how to fix what is missing
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             description="Check what `companion run` needs and say how to "
                                         "fix what is missing. Settings: docs/config.md.")
     _config_option(doctor)
+    doctor.add_argument("--join", action="store_true",
+                        help="also show the running companion's join code as a QR code")
     doctor.set_defaults(handler=doctor_command)
 
 
@@ -106,6 +108,11 @@ def _run(appliance: Any) -> int:
 def doctor_command(args: argparse.Namespace) -> int:
     from device.doctor import FAIL, diagnose, report  # +0.37 s per start (import_costs.py)
 
-    checks = diagnose(settings.load(args.config))
+    cfg = settings.load(args.config)
+    checks = diagnose(cfg)
     print(report(checks))
+    if args.join:
+        from device.joining import shown
+
+        print(shown(settings.journal_path(cfg).parent))
     return 1 if any(c.status == FAIL for c in checks) else 0

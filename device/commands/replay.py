@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--oracle", action="store_true",
                    help="scripted folders: the game's truth answers for the table")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=run)
 
 
@@ -39,8 +40,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # CPU) device.recording would add 0.31 s to every command's start, device.appliance 0.50 s,
 # engine.game 0.11 s and engine.state alone 0.05 s (benchmarks/import_costs.py).
 def run(args: argparse.Namespace) -> int:
-    outcome = replay_folder(args.game_dir, model=args.model, journal=args.journal,
-                            oracle=args.oracle)
+    from vision.progress import Progress
+
+    with Progress("replay", quiet=args.quiet) as progress:
+        outcome = replay_folder(args.game_dir, model=args.model, journal=args.journal,
+                                oracle=args.oracle, progress=progress)
     summary = _summary(outcome)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -50,10 +54,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def replay_folder(game_dir: str, *, model: str | None = None, journal: str | None = None,
-                  oracle: bool = False, watch: Any = None) -> Any:
+                  oracle: bool = False, watch: Any = None, progress: Any = None) -> Any:
     """What ``companion replay`` does with a folder: read it, build the vision and the
     service as the device does, and feed it through (benchmarks/games.py takes this
-    path too). Returns the :class:`device.recording.Outcome`.
+    path too). Returns the :class:`device.recording.Outcome`. ``watch`` sees each item
+    fed (:data:`device.recording.Watch`); ``progress`` (:class:`vision.progress.Progress`)
+    counts them.
 
     :raises UsageError: ``oracle`` for a folder that holds no script.
     """
@@ -62,9 +68,20 @@ def replay_folder(game_dir: str, *, model: str | None = None, journal: str | Non
     folder = GameFolder.read(game_dir)
     if oracle and folder.script is None:
         raise UsageError(f"{game_dir}: --oracle needs a scripted folder (script.json)")
+    if progress is not None:
+        progress.stage("loading the model", 1)
     scanner, stabilizer = _vision(model, folder.corners)
     service = _service(folder.seed, journal)
-    return replay(folder, scanner, stabilizer, oracle=oracle, service=service, watch=watch)
+    if progress is not None:
+        progress.stage("frames and presses", len(folder.items))
+
+    def fed(item: dict[str, Any], outcome: Any) -> None:
+        if progress is not None:
+            progress.tick()
+        if watch is not None:
+            watch(item, outcome)
+
+    return replay(folder, scanner, stabilizer, oracle=oracle, service=service, watch=fed)
 
 
 def _vision(model: str | None, corners: Any) -> tuple[Any, Any]:

@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from device.cli import UsageError
+from vision.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--journal", metavar="FILE",
                    help="keep the games in this journal as finished games, as the companion "
                         "keeps the games it follows (see companion games)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(handler=run)
 
 
@@ -41,7 +43,10 @@ def run(args: argparse.Namespace) -> int:
     if args.automa is None and not 2 <= args.players <= 6:
         raise UsageError("--players must be 2 to 6 (use --automa LEVEL for a solo game)")
     setup = _solo_setup(args.automa) if args.automa is not None else None
-    results = simulate(args.players, args.games, args.seed, args.bot, setup=setup)
+    with Progress("simulate", quiet=args.quiet) as progress:
+        progress.stage("games", args.games)
+        results = simulate(args.players, args.games, args.seed, args.bot, setup=setup,
+                           on_game=progress.tick)
     stats = summary(results)
     if args.automa is not None:
         stats.update(_solo_stats(results, args.automa))

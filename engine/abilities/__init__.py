@@ -4,7 +4,7 @@ An ability function has the step signature ``fn(draft, step)``: ``step.player`` 
 the deploying player, ``step.card`` the card and ``step.location`` where it was
 deployed ("this location"). It changes the game through :class:`engine.draft.Draft`
 primitives and the shared helpers of :mod:`engine.abilities.primitives`, and asks
-decisions with continuations registered via :func:`engine.steps.answer` (named after
+decisions with continuations registered via :func:`engine.handlers.answer` (named after
 the card, so names never clash). An ability that cannot be resolved does nothing;
 the card stays deployed.
 

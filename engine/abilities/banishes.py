@@ -32,7 +32,8 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event
-from engine.steps import Step, answer, step
+from engine.handlers import answer, step
+from engine.steps import Step
 
 
 def _ask(draft: Draft, s: Step, prompt: str, options: list[Event], then: str) -> None:

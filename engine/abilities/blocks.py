@@ -25,9 +25,10 @@ from engine.abilities.primitives import (
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Block, Choose, Event, choose
+from engine.handlers import answer, step
 from engine.houses import SOVEREIGN_BLOCKS
 from engine.state import ChangeKind
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 
 class Threat(StrEnum):

@@ -31,8 +31,9 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event, Place, place
+from engine.handlers import answer, step
 from engine.state import ChangeKind, Slot
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 BANISH, TOP, BOTTOM = Choose("banish"), Choose("top"), Choose("bottom")
 

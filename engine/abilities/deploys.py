@@ -30,8 +30,9 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Event, Place, place
+from engine.handlers import answer, step
 from engine.state import ChangeKind, Slot
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 _BLUE = colored(Color.BLUE)
 

@@ -39,9 +39,10 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event, choose
+from engine.handlers import answer, step
 from engine.rulings import SELF_BANISH_ALONE
 from engine.state import ChangeKind, Slot
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 # --- "You may gain … from this location; if you do, end your turn" -------------------------
 

@@ -32,8 +32,9 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event, choose
+from engine.handlers import answer, step
 from engine.state import Hand
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 ROQUE_LOOKS = 6  # against Au Toma: the top 6 cards of her hand (the solo variant's Roque)
 

@@ -38,8 +38,9 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Event
+from engine.handlers import answer
 from engine.state import Slot
-from engine.steps import Step, answer
+from engine.steps import Step
 
 Reward = Callable[[Draft, int], object]
 

@@ -32,8 +32,9 @@ from engine.decisions import Kind
 from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, Event, choose
+from engine.handlers import ANSWERS, answer, step
 from engine.state import ChangeKind, Slot, TurnKind
-from engine.steps import ANSWERS, Step, answer, step
+from engine.steps import Step
 
 MULTIPLAYER_VARIANT = "multiplayer-variant"  # Setup.variants: the official FAQ variant
 # Setup.variants: a simulated game waits at every physical step, as a tracked one does

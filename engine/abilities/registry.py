@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.steps import StepFn
+from engine.handlers import StepFn
 
 DEPLOY: dict[str, StepFn] = {}
 LOAN_SHARK = "loan-shark"  # its borrower may not gain it (see engine.rules' gain step)

@@ -22,8 +22,9 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import ROLLS, Choose, Event, Face, Roll
+from engine.handlers import answer, step
 from engine.state import ChangeKind
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 PLACE = Choose("place")
 BONUS_CHOICES = (Choose(Bonus.HELIUM.value), Choose(Bonus.FLEET.value),

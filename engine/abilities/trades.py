@@ -36,8 +36,9 @@ from engine.cards import Color
 from engine.decisions import Kind
 from engine.draft import Draft
 from engine.events import Choose, Event
+from engine.handlers import answer, step
 from engine.state import ChangeKind, TurnKind
-from engine.steps import Step, answer, step
+from engine.steps import Step
 
 TRADES = frozenset({"ceo", "sponsor", "stock-broker", "banker", "surgeon", "mickey-the-carver"})
 REGRESS, PAY, RETURN, BORROW = Choose("regress"), Choose("pay"), Choose("return"), Choose("turn")

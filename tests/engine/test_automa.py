@@ -31,8 +31,9 @@ from engine.board import Bonus, House, Location
 from engine.draft import Draft
 from engine.events import Block, SeatSpec, SetSovereign, SetTokens, Setup
 from engine.game import Game
+from engine.handlers import STEPS
 from engine.state import GameState, Slot, evolve
-from engine.steps import STEPS, Step
+from engine.steps import Step
 
 J, M, L, I = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE  # noqa: E741
 HELIUM, FLEET, INFLUENCE, SOVEREIGN = Bonus.HELIUM, Bonus.FLEET, Bonus.INFLUENCE, Bonus.SOVEREIGN

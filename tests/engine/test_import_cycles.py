@@ -1,7 +1,8 @@
 """The engine's modules import one another one way: no cycle, not even inside a function.
 
-Imports under ``if TYPE_CHECKING:`` are left out: they never run, and they are how a
-step function's type names the Draft it changes while the Draft holds steps.
+Imports under ``if TYPE_CHECKING:`` count too: a cycle that only the types close still
+means the engine cannot be read bottom-up (steps, decisions, state, the draft, then the
+step functions that change a draft, :mod:`engine.handlers`).
 """
 
 from __future__ import annotations
@@ -17,23 +18,11 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def type_only(tree: ast.AST) -> set[int]:
-    """The ids of nodes inside ``if TYPE_CHECKING:`` blocks."""
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
-                and node.test.id == "TYPE_CHECKING":
-            skipped.update(id(sub) for stmt in node.body for sub in ast.walk(stmt))
-    return skipped
-
-
 def imports_of(path: Path, modules: set[str]) -> set[str]:
     """Engine modules ``path`` imports anywhere (module level or inside functions)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped, found = type_only(tree), set()
+    found: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

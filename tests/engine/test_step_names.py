@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import engine.rules  # noqa: F401  (registers every rule module's steps)
-from engine.steps import ANSWERS, STEPS
+from engine.handlers import ANSWERS, STEPS
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 SEEDS = {"Step": 0, "then": 0, "with_data": 1}  # callable -> index of its name argument

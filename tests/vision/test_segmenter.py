@@ -38,7 +38,7 @@ def test_the_committed_model_is_small_and_answers_probabilities(segmenter: Segme
 
 
 @pytest.mark.parametrize("kind", [None, *tables.KINDS, tables.UNSEEN])
-def test_parts_agree_with_the_truth_on_every_table_kind(segmenter: Segmenter, photo_dir,
+def test_parts_agree_with_the_truth_on_every_table_kind(segmenter: Segmenter,
                                                          kind: str | None) -> None:
     """Held-out scenes (a seed range training never draws), the unseen table included:
     most of every top card, strip and hand is labelled as it is."""
@@ -46,7 +46,7 @@ def test_parts_agree_with_the_truth_on_every_table_kind(segmenter: Segmenter, ph
     for seed in range(3):
         rng = random.Random(990_000 + seed)
         layout = evaluate.random_layout(rng)
-        options = SceneOptions(style="photo", photo_dir=photo_dir, table=kind,
+        options = SceneOptions(style="classic", table=kind,
                                hands=("luna",) if seed == 0 else ())
         frame, truth = render(layout, rng, options)
         view = View(truth.calibration)
@@ -64,13 +64,13 @@ def test_parts_agree_with_the_truth_on_every_table_kind(segmenter: Segmenter, ph
 
 
 @pytest.mark.parametrize("kind", [None, *tables.KINDS, tables.UNSEEN])
-def test_stacks_count_exact_on_every_table_kind(segmenter: Segmenter, photo_dir,
+def test_stacks_count_exact_on_every_table_kind(segmenter: Segmenter,
                                                 kind: str | None) -> None:
     exact = seen = 0
     for seed in range(4):
         rng = random.Random(980_000 + seed)
         layout = evaluate.random_layout(rng, foreign=0.0, face_down=0.0)
-        frame, truth = render(layout, rng, SceneOptions(style="photo", photo_dir=photo_dir,
+        frame, truth = render(layout, rng, SceneOptions(style="classic",
                                                         table=kind))
         view = View(truth.calibration)
         columns = read_stacks(segmenter(view.rectify(frame)), view)
@@ -84,12 +84,12 @@ def test_stacks_count_exact_on_every_table_kind(segmenter: Segmenter, photo_dir,
     assert exact >= seen - 1, (kind, exact, seen)
 
 
-def test_a_blown_out_reflection_is_no_hand(segmenter: Segmenter, photo_dir) -> None:
+def test_a_blown_out_reflection_is_no_hand(segmenter: Segmenter) -> None:
     """A lamp so bright the camera clips it flat white over Luna's top card: the network
     takes the white for a hand; where the camera clipped, the stack is still counted."""
     kind = list(evaluate.CONDITIONS).index("glare")
-    frame, truth = next(evaluate.scenes(1, "photo", evaluate.HELD_OUT_SEED + 200_000
-                                        + 10_000 * kind, photo_dir=photo_dir,
+    frame, truth = next(evaluate.scenes(1, "classic", evaluate.HELD_OUT_SEED + 200_000
+                                        + 10_000 * kind,
                                         table=evaluate.CONDITIONS["glare"]))
     view = View(truth.calibration)
     seg = segmenter(view.rectify(frame))

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vision import spread
+from vision.crop import card_image
+from vision.enroll import enroll
+from vision.head import save
+from vision.keypoints import REF_SIZE
+from vision.synth import cards
 from vision.synth.scene import SceneOptions, render_spread
 
 
@@ -64,20 +70,25 @@ def test_a_fixed_camera_finds_every_card_laid_on_a_patterned_table(classifier, k
 
 
 def test_a_card_the_embedder_is_unsure_of_gets_the_second_look(
-    classifier, photo_dir, monkeypatch: pytest.MonkeyPatch
+    classifier, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Glare or a new printing leave the embedder unsure: the hand reader asks the second
-    look (templates, keypoints) at the card's outline before leaving it unnamed."""
-    from vision.classifier import Identification
+    look (templates, keypoints) at the card's outline before leaving it unnamed. The
+    printing here is the renderer's own, enrolled as a player enrols theirs, so the
+    second look has its references (the default model's are the printed cards')."""
+    from vision.classifier import CardClassifier, Identification
 
     ids = ["aja", "sevro", "eo"]
-    options = SceneOptions(capture=False, style="photo", photo_dir=photo_dir)
+    images = {c: card_image(cards.card_face(c, "classic"), REF_SIZE) for c in ids}
+    save(enroll(classifier, {c: [image] for c, image in images.items()}), tmp_path / "m.onnx")
+    mine = CardClassifier(tmp_path / "m.onnx")
+    options = SceneOptions(capture=False, style="classic")
     frame, cal, _placed = render_spread(ids, random.Random(3), "row", options)
 
     def unsure(crops: list[np.ndarray]) -> list[Identification]:
         return [Identification(None, 0.5, 0.0, candidates=tuple(ids)) for _ in crops]
 
-    monkeypatch.setattr(classifier, "identify", unsure)
-    found = spread.find_cards(frame, cal, classifier)
+    monkeypatch.setattr(mine, "identify", unsure)
+    found = spread.find_cards(frame, cal, mine)
     named = {card for card, _conf, _quad in found}
     assert named <= {*ids, None} and len(named - {None}) >= 2

@@ -134,7 +134,7 @@ def test_a_start_the_mask_misplaces_is_fitted_with_the_count() -> None:
 @pytest.mark.parametrize(("kind", "seeds", "most"), [
     ("gingham", range(700, 712), 1), ("planks", range(706, 710), 0),
     ("playmat", range(704, 712), 2)])
-def test_counts_on_patterned_tables_from_one_frame(classifier, photo_dir, kind, seeds,
+def test_counts_on_patterned_tables_from_one_frame(classifier, kind, seeds,
                                                    most) -> None:
     """Stacks read as cards on a patterned table count exact (one frame, a new camera
     each): the mask's first row no longer decides where a stack starts."""
@@ -144,7 +144,7 @@ def test_counts_on_patterned_tables_from_one_frame(classifier, photo_dir, kind, 
         rng = random.Random(seed)
         layout = evaluate.random_layout(rng, foreign=0, face_down=0)
         frame, truth = render(layout, rng, evaluate.options_for(
-            evaluate.CONDITIONS[kind], rng, style="photo", photo_dir=photo_dir))
+            evaluate.CONDITIONS[kind], rng, style="classic"))
         scanner.keep(truth.calibration)
         reading = scanner.scan(frame)
         miscounted += [(seed, name, t.depth, reading[name].depth)
@@ -155,7 +155,7 @@ def test_counts_on_patterned_tables_from_one_frame(classifier, photo_dir, kind, 
 
 
 
-def test_a_checked_cloth_line_below_a_card_is_not_its_foot(classifier, photo_dir) -> None:
+def test_a_checked_cloth_line_below_a_card_is_not_its_foot(classifier) -> None:
     """On a checked cloth a check's line just below a top card looks like its foot; it
     runs on past the card's sides, where a card's own edge ends. Every stack, read as
     whatever it is, counts exact (as the benchmark scores it) bar two of ~30 on these
@@ -166,7 +166,7 @@ def test_a_checked_cloth_line_below_a_card_is_not_its_foot(classifier, photo_dir
         rng = random.Random(seed)
         layout = evaluate.random_layout(rng, foreign=0, face_down=0)
         frame, truth = render(layout, rng, evaluate.options_for(
-            evaluate.CONDITIONS["gingham"], rng, style="photo", photo_dir=photo_dir))
+            evaluate.CONDITIONS["gingham"], rng, style="classic"))
         scanner.keep(truth.calibration)
         reading = scanner.scan(frame)
         missed += [(seed, name) for name, t in truth.locations.items()

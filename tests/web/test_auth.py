@@ -8,7 +8,7 @@ from flask.testing import FlaskClient
 from pagekit import PIN, FakeClock, Table, make_app
 
 from device.service import Service
-from web.auth import Limiter, new_pin
+from web.auth import Brake, new_pin, new_token
 
 CONTROLS = [
     ("/api/answer", {"index": 0, "seq": 0}),
@@ -93,25 +93,51 @@ def test_a_malformed_login_is_refused(client: FlaskClient, body: object, message
     assert reply.status_code == 400 and message in reply.json["error"]
 
 
-def test_wrong_pins_are_rate_limited_per_client(client: FlaskClient, clock: FakeClock) -> None:
-    for _ in range(5):
-        assert client.post("/api/login", json={"pin": "0000"}).status_code == 401
+def wrong(client: FlaskClient, addr: str = "127.0.0.1") -> int:
+    reply = client.post("/api/login", json={"pin": "000000"}, environ_base={"REMOTE_ADDR": addr})
+    return reply.status_code
+
+
+def test_wrong_pins_wait_longer_and_longer_per_client(client: FlaskClient,
+                                                      clock: FakeClock) -> None:
+    for _ in range(3):  # LOGIN_FREE: typos cost nothing
+        assert wrong(client) == 401
     blocked = client.post("/api/login", json={"pin": PIN})  # even the right one waits
-    assert blocked.status_code == 429
-    assert int(blocked.headers["Retry-After"]) > 0 and "try again" in blocked.json["error"]
-    other = client.post("/api/login", json={"pin": PIN},
-                        environ_base={"REMOTE_ADDR": "192.168.1.77"})
-    assert other.status_code == 200  # another phone is not locked out
-    clock.now += 61
+    assert blocked.status_code == 429 and blocked.headers["Retry-After"] == "2"
+    assert "try again in 2 s" in blocked.json["error"]
+    clock.now += 2
+    assert wrong(client) == 401  # each further wrong PIN doubles the wait
+    assert client.post("/api/login", json={"pin": PIN}).headers["Retry-After"] == "4"
+    clock.now += 4
     assert client.post("/api/login", json={"pin": PIN}).status_code == 200
 
 
-def test_wrong_pins_from_the_whole_table_are_limited_too(client: FlaskClient) -> None:
-    for n in range(20):
-        addr = {"REMOTE_ADDR": f"10.0.0.{n}"}
-        assert client.post("/api/login", json={"pin": "0000"}, environ_base=addr).status_code == 401
-    fresh = client.post("/api/login", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "10.0.1.1"})
-    assert fresh.status_code == 429
+def test_one_guessers_wrong_pins_never_lock_out_another_phone(client: FlaskClient,
+                                                              clock: FakeClock) -> None:
+    for _ in range(30):  # as fast as the brake lets one address guess, for hours
+        wrong(client, "192.168.1.66")
+        clock.now += 900
+    other = client.post("/api/login", json={"pin": PIN},
+                        environ_base={"REMOTE_ADDR": "192.168.1.77"})
+    assert other.status_code == 200
+
+
+def test_wrong_pins_from_many_addresses_make_every_guesser_wait(client: FlaskClient) -> None:
+    for n in range(20):  # LOGIN_TABLE_FREE wrong guesses across the table
+        assert wrong(client, f"10.0.0.{n}") == 401
+    assert wrong(client, "10.0.1.1") == 401  # a new address guesses once…
+    assert wrong(client, "10.0.1.1") == 429  # …then waits, as every guesser now does
+    fresh = client.post("/api/login", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "10.0.1.2"})
+    assert fresh.status_code == 200  # a phone that never guessed wrong is never braked
+
+
+def test_an_unlocked_phone_keeps_working_while_someone_guesses(client: FlaskClient) -> None:
+    table = Table(client)
+    for n in range(40):
+        wrong(client, f"10.0.2.{n}")
+        wrong(client, f"10.0.2.{n}")
+    assert table.post("/api/press", {"button": "next"}).status_code != 401
+    assert client.get("/api/session").json["authenticated"] is True
 
 
 def test_a_session_from_before_a_pin_change_is_void(service: Service) -> None:
@@ -126,31 +152,39 @@ def test_a_session_from_before_a_pin_change_is_void(service: Service) -> None:
     assert other.get("/api/session").json["authenticated"] is False
 
 
-def test_the_limiter_forgets_failures_after_its_window() -> None:
+def test_the_brake_forgets_a_client_that_stops_guessing_wrong() -> None:
     clock = FakeClock()
-    limiter = Limiter(2, 10.0, clock)
-    limiter.fail("a")
-    limiter.fail("a")
-    assert limiter.retry_after("a") == pytest.approx(10.0)
-    clock.now += 4
-    assert limiter.retry_after("a") == pytest.approx(6.0)
-    clock.now += 6
-    assert limiter.retry_after("a") == 0.0
-    limiter.fail("b")
-    limiter.reset("b")
-    assert limiter.retry_after("b", limit=1) == 0.0
+    brake = Brake(free=1, delay=10.0, longest=30.0, forget=100.0, table_free=50, clock=clock)
+    brake.fail("a")
+    assert brake.retry_after("a") == pytest.approx(10.0)
+    for _ in range(5):
+        brake.fail("a")
+    assert brake.retry_after("a") == pytest.approx(30.0)  # the longest wait
+    clock.now += 12
+    assert brake.retry_after("a") == pytest.approx(18.0)
+    clock.now += 100
+    assert brake.retry_after("a") == 0.0
+    brake.fail("a")
+    assert brake.retry_after("a") == pytest.approx(10.0)  # afresh
+    brake.succeed("a")
+    assert brake.retry_after("a") == 0.0
 
 
-def test_a_new_pin_has_the_digits_asked_for() -> None:
+def test_a_new_pin_has_six_digits_unless_asked_otherwise() -> None:
     pins = {new_pin() for _ in range(50)}
-    assert all(len(p) == 4 and p.isdigit() for p in pins) and len(pins) > 1
-    assert len(new_pin(6)) == 6
+    assert all(len(p) == 6 and p.isdigit() for p in pins) and len(pins) > 1
+    assert len(new_pin(8)) == 8
+
+
+def test_a_join_code_is_long_and_random() -> None:
+    codes = {new_token() for _ in range(50)}
+    assert len(codes) == 50 and all(len(c) == 32 for c in codes)
 
 
 def test_the_default_pin_is_random_and_printed_from_the_config(service: Service) -> None:
     app = make_app(service, TABLE_PIN=None)
     pin = app.config["TABLE_PIN"]
-    assert len(pin) == 4 and pin.isdigit()
+    assert len(pin) == 6 and pin.isdigit()
     assert app.test_client().post("/api/login", json={"pin": pin}).status_code == 200
 
 

@@ -137,14 +137,14 @@ def probe() -> Iterator[Probe]:
     """One game for the module: examples that refuse must leave it exactly as it was."""
     with running(Game(tracked_setup(), rng=Rolls())) as service:
         # Not TESTING: an unexpected error is a logged 500, as it would be at the table.
-        app = make_app(service, TESTING=False, LOGIN_ATTEMPTS=10**9,
-                       LOGIN_ATTEMPTS_TABLE=10**9)
+        app = make_app(service, TESTING=False, LOGIN_FREE=10**9, LOGIN_TABLE_FREE=10**9)
         yield Probe(app, service)
 
 
 ROUTES = ["/api/answer", "/api/corrections/hand", "/api/corrections/identify",
           "/api/corrections/location", "/api/corrections/sovereign", "/api/corrections/tokens",
-          "/api/game", "/api/login", "/api/logout", "/api/press", "/api/question", "/api/undo"]
+          "/api/game", "/api/join", "/api/login", "/api/logout", "/api/press", "/api/question",
+          "/api/undo"]
 
 
 def test_every_post_route_is_probed(probe: Probe) -> None:

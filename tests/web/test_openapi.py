@@ -28,7 +28,7 @@ def routes(app: Flask) -> set[tuple[str, str]]:
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)  # Flask's <token>: {token}
         found |= {(path, m.lower()) for m in rule.methods or () if m not in IGNORED_METHODS}
     return found
 
@@ -165,6 +165,7 @@ def test_the_other_bodies_match(client: FlaskClient) -> None:
     headers = {"X-CSRF-Token": login.json["csrf"]}
     check(client.post("/api/answer", json={"index": 99, "seq": 0}, headers=headers),
           "/api/answer", "post")
+    check(client.post("/api/join", json={}, headers=headers), "/api/join", "post")
     check(client.post("/api/logout", json={}, headers=headers), "/api/logout", "post")
 
 
@@ -187,6 +188,7 @@ def valid_body(path: str, doc: dict[str, Any]) -> dict[str, Any]:
     return {
         "/api/login": {"pin": PIN},
         "/api/logout": {},
+        "/api/join": {},
         "/api/answer": {"index": luna["index"], "seq": seq, "card": "harmony"},
         "/api/undo": {"seq": seq},
         "/api/press": {"button": "next"},
