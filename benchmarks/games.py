@@ -167,6 +167,7 @@ class Watching:
         print(f"    {self.t:7.1f} {what[:150]}")
         log = svc.game.log
         self.logged = min(self.logged, len(log))
+        follow.catch_up()  # events the service played that the tracker has not seen yet
         for k in range(self.logged, len(log)):
             print(f"              {follow.sources[k].value:>6}: {event_text(log[k])[:140]}")
         self.logged = len(log)

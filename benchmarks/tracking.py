@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/tracking.py [--games 30] [--solo-games 20] [--seed 0]
 
-Bots play scripted games (3-player, and solo against Au Toma at level 2); each is fed
+Bots play scripted games (3-player, or ``--players N``, and solo against Au Toma at level
+2); each is fed
 through the tracker and the engine as a perfect camera and the buttons perceive it,
 with the people at the table (:class:`engine.tracking.script.Oracle`) answering what a camera
 cannot see, and compared with the truth (tokens after every turn, the trigger, the final
@@ -105,10 +106,10 @@ def lamp_option(text: str) -> tuple[float, ...]:
 
 
 def run(kind: str, seeds: range, args: argparse.Namespace) -> list[Report]:
-    """Replay the scripted games of ``kind`` ("3-player" or "solo") with these seeds."""
+    """Replay the scripted games of ``kind`` ("multi": ``--players``; or "solo")."""
     reports = []
     for seed in PROGRESS.track(seeds, f"{kind} games"):
-        script = (write_script(3, seed=seed) if kind == "3-player"
+        script = (write_script(args.players, seed=seed) if kind == "multi"
                   else write_script(seed=seed, automa_level=2))
         watch = Log(seed) if args.log else None
         reports.append(replay_script(script, perceiver(script, seed, args), time.perf_counter,
@@ -476,7 +477,9 @@ def _print_game(name: str, tally: Counter[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=30, help="3-player games")
+    parser.add_argument("--games", type=int, default=30, help="multiplayer games")
+    parser.add_argument("--players", type=int, default=3, choices=range(2, 7),
+                        help="players in the multiplayer games")
     parser.add_argument("--solo-games", type=int, default=20, help="solo games")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--miscount", type=float, default=0.0,
@@ -512,11 +515,11 @@ def main() -> None:
         vision_dev_games(args.vision_dev)
         print(f"total {time.perf_counter() - started:.1f} s")
         return
-    for kind, count in (("3-player", args.games), ("solo", args.solo_games)):
+    for kind, count in (("multi", args.games), ("solo", args.solo_games)):
         if count > 0:
             VIEWS.clear()
             reports = run(kind, range(args.seed, args.seed + count), args)
-            print(summary(kind, reports))
+            print(summary(f"{args.players}-player" if kind == "multi" else kind, reports))
             if VIEWS["views"] and VIEWS["unread"]:
                 print(f"  views with a location unread: {VIEWS['unread'] / VIEWS['views']:.1%}"
                       f" ({VIEWS['unread']} of {VIEWS['views']})")

@@ -42,6 +42,10 @@ SETTLED = frozenset(Shown)  # stable states the tracker can use
 # location; past ASK_AFTER_S the table is asked what lies there ([vision] settings).
 UNREAD_AFTER_S = 2.0
 ASK_AFTER_S = 5.0
+# A hand placing or taking a card covers a location for a fraction of a second, and the
+# view waits for it; something over it longer (an object, a hand resting, an empty
+# table the locator takes for a hand) leaves it unread instead of holding every view.
+COVERED_S = 1.0
 
 
 def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFTER_S,
@@ -49,9 +53,10 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
     """A view from the stabiliser's per-location states.
 
     ``states`` maps location names to objects with ``state``, ``top``, ``depth``,
-    ``unread_for`` and ``settling`` (:class:`vision.stabilize.LocationState`). A location
-    unread for ``unread_after`` seconds is :class:`~engine.tracking.Unread` (overdue after
-    ``ask_after``); None while one is still settling, or none can be read at all.
+    ``unread_for``, ``settling`` and ``covered_for`` (:class:`vision.stabilize.LocationState`).
+    A location unread for ``unread_after`` seconds, or covered for COVERED_S, is
+    :class:`~engine.tracking.Unread` (overdue after ``ask_after``); None while one is
+    still settling or briefly covered, or none can be read at all.
     """
     seen: list[Seen | Unread] = []
     for loc in LOCATIONS:
@@ -59,10 +64,13 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
         if state is None:
             return None
         unread = float(getattr(state, "unread_for", 0.0))
-        if unread >= unread_after:
+        covered = float(getattr(state, "covered_for", 0.0))
+        if unread >= unread_after or covered >= COVERED_S:
+            # Glare, something left lying there, or a hand a long while: what lay there
+            # before may be gone (the table asks once it is overdue).
             seen.append(Unread(overdue=unread >= ask_after))
-        elif state.state not in SETTLED or getattr(state, "settling", False):
-            # A hand over it, the first half second, or a change there still settling:
+        elif state.state not in SETTLED or covered or getattr(state, "settling", False):
+            # The first half second, a hand over it, or a change there still settling:
             # the whole change is seen at once (a card taken from one stack and slid
             # under another's top), not half of it.
             return None

@@ -67,6 +67,14 @@ class TableTracking:
         before = len(service.game.log)
         update = self._run(service, lambda follow: follow.on_button(button), command.source)
         if update is None and len(service.game.log) == before and service.question is None:
+            tracker = self.tracker
+            if tracker is not None and tracker.blind and button is not Button.AUTOMA:
+                # The press waits with the move it follows, made where the camera cannot
+                # read: played now, it would be the wrong player's (the table is asked
+                # there once it has been unread a while).
+                where = ", ".join(loc.label for loc in LOCATIONS if loc in tracker.blind)
+                return service.notify("camera", f"{button.value.upper()} noted; waiting to "
+                                      f"see {where}", source="tracker")
             return None  # nothing in it for the tracker: the button's plain meaning
         return update
 

@@ -6,8 +6,9 @@ becomes the stable state. ``unknown`` frames carry no information and are skippe
 hand that comes and goes changes nothing; a location covered for ``occluded_after_s``
 seconds emits one ``occluded`` change. Depth is noisier than the top card, so a depth
 change alone updates the state silently; while the latest frame reads another content
-or count than the stable one, the state says it is ``settling`` (the view waits for
-it: a card slid under an unchanged top settles after the card taken from elsewhere).
+or count than the stable one, the state says it is ``settling`` (a card slid under an
+unchanged top settles after the card taken from elsewhere), and ``covered_for`` says
+how long a hand or something else has been over it.
 Each state also says how long the location has gone unread (``unread_for``: no frame
 confirmed its stable content, or nothing ever settled there), so a reflection or a
 misread texture that keeps one location unreadable can be told from a hand passing
@@ -65,6 +66,8 @@ class LocationState:
     # The latest frame read something else here (another top, or the same top at another
     # count: a card slid under it): a change is under way that has not settled yet.
     settling: bool = False
+    # Seconds the latest frames have shown a hand or something else over it (0: none).
+    covered_for: float = 0.0
 
 
 @dataclass
@@ -123,8 +126,12 @@ class Stabilizer:
         settling = stable.settling
         if r is not None and r.state in _READ:
             settling = not same or (r.state is not Sight.EMPTY and r.depth != stable.depth)
-        if (unread, settling) != (stable.unread_for, stable.settling):
-            self._stable[name] = replace(stable, unread_for=unread, settling=settling)
+        since = self._covered[name]
+        covered = 0.0 if since is None else round(t - since, 6)
+        if (unread, settling, covered) != (stable.unread_for, stable.settling,
+                                           stable.covered_for):
+            self._stable[name] = replace(stable, unread_for=unread, settling=settling,
+                                         covered_for=covered)
 
     def _update_one(self, name: str, r: LocationReading | None, t: float) -> StableChange | None:
         if r is None or r.state is Sight.UNKNOWN:

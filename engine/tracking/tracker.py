@@ -189,7 +189,12 @@ class Tracker:
             self._keep_view = True  # which the reading explains, or will after a roll
             start = game.states[self.anchor]
             rolls = awaits_die(played_out(start, reading.events))
-            self._rest = self._beyond(start, reading.events) if rolls else []
+            # What a reading that stops short (at the die, or a choice the table makes
+            # next) leaves unexplained is explained after it, in order. (A reading of
+            # "nothing explains it" explains the latest view alone: what came before it
+            # is what nothing explains.)
+            whole = rolls or question.kind is not UNEXPECTED
+            self._rest = self._beyond(start, reading.events) if whole else []
             return replace(self._verdict_for(start, reading.events), text=text,
                            then=Then.AGAIN if rolls else Then.GO_ON)
         return Verdict(play=reading.events, text=text)
