@@ -10,11 +10,11 @@ from typing import Any
 
 from flask import Flask, Response
 
-from web import api, auth, errors, events, pages
+from web import api, auth, bugreport, errors, events, pages
 from web.auth import Limiter
 from web.document import Documents
 from web.server import Server, serve
-from web.service import Service
+from web.service import Recording, Service
 
 __all__ = ["DEFAULTS", "Server", "create_app", "serve"]
 
@@ -63,16 +63,20 @@ class Web:
     command_lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def create_app(config: dict[str, Any] | None = None, *, service: Service) -> Flask:
-    """Build the app: defaults, then ``config``, around the running ``service``."""
+def create_app(config: dict[str, Any] | None = None, *, service: Service,
+               recording: Recording | None = None) -> Flask:
+    """Build the app: defaults, then ``config``, around the running ``service`` (and the
+    device's ``recording`` of its games, when it records them)."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
     if config:
         app.config.from_mapping(config)
     _check_pin(app)
     app.extensions["companion"] = service
+    if recording is not None:
+        app.extensions["companion_recording"] = recording
     app.extensions["companion_web"] = _parts(app, service)
-    for blueprint in (pages.bp, api.bp, auth.bp, events.bp):
+    for blueprint in (pages.bp, api.bp, auth.bp, events.bp, bugreport.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
     app.after_request(_secure)

@@ -1,6 +1,6 @@
 """``companion run``, ``companion demo`` and ``companion doctor``.
 
-    companion run [--config PATH] [--host 0.0.0.0] [--port 8080]   # on a Pi
+    companion run [--config PATH] [--host 0.0.0.0] [--port 8080] [--record DIR]   # on a Pi
     companion demo [--host 127.0.0.1] [--port 8080] [--seed 1] [--interval 1.5] [--quiet]
     companion doctor [--config PATH]       # what `run` needs, and how to fix what is missing
 """
@@ -28,6 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      f"{defaults()['web']['host']}: every network, so phones can reach it)")
     run.add_argument("--port", type=int,
                      help=f"serve the page on this port (default: [web] port, {port})")
+    run.add_argument("--record", metavar="DIR",
+                     help="record each game into a folder of its own under DIR, for "
+                          "`companion replay` and bug reports (docs/game-folder.md; "
+                          "default: [record] settings)")
     run.set_defaults(handler=run_command)
 
     demo = sub.add_parser("demo", help="the whole product on this machine, with a "
@@ -64,6 +68,10 @@ def run_command(args: argparse.Namespace) -> int:
         cfg = cfg.replace("web", port=args.port)
     if args.host is not None:
         cfg = cfg.replace("web", host=args.host)
+    if args.record is not None:
+        if not args.record.strip():
+            raise ValueError("--record needs a folder")
+        cfg = cfg.replace("record", enabled=True, folder=args.record)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     return _run(Appliance(cfg))
 

@@ -45,8 +45,10 @@ def run(args: argparse.Namespace) -> int:
     if args.oracle and folder.script is None:
         raise UsageError(f"{args.game_dir}: --oracle needs a scripted folder (script.json)")
     scanner, stabilizer = _vision(args.model, folder.corners)
-    service = _service(folder.seed, args.journal)
+    service = _service(folder.companion_rng(), args.journal)
     outcome = replay(folder, scanner, stabilizer, oracle=args.oracle, service=service)
+    for note in outcome.notes:
+        print(f"companion replay: note: {note}", file=sys.stderr)
     summary = _summary(outcome)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -65,13 +67,13 @@ def _vision(model: str | None, corners: Any) -> tuple[Any, Any]:
         Stabilizer())
 
 
-def _service(seed: int, journal_path: str | None) -> Any:
+def _service(rng: random.Random, journal_path: str | None) -> Any:
     from device.journal import Journal
     from device.service import Service
     from engine.game import Game
 
     journal = Journal(journal_path) if journal_path else None
-    return Service(Game(rng=random.Random(seed)), rng=random.Random(seed), journal=journal)
+    return Service(Game(rng=rng), journal=journal)
 
 
 def _summary(outcome: Any) -> dict[str, Any]:
@@ -88,6 +90,8 @@ def _summary(outcome: Any) -> dict[str, Any]:
         "questions": outcome.questions,
         "table_answers": outcome.table_answers,
         "refused": outcome.refused,
+        "backs": outcome.backs,
+        "notes": outcome.notes,
         "seconds": round(outcome.seconds, 2),
         "position": state.fen(),
         "trigger": None if state.trigger is None else {
@@ -108,6 +112,8 @@ def _print(summary: dict[str, Any]) -> None:
               f"table answers: {summary['table_answers']}\n")
     for line in summary["refused"]:
         out.write(f"refused: {line}\n")
+    for line in summary["backs"]:
+        out.write(f"card back: {line}\n")
     if summary["trigger"]:
         out.write(f"end triggered by {summary['trigger']['player']} "
                   f"on turn {summary['trigger']['turn']}\n")
