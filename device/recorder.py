@@ -57,6 +57,7 @@ BACKLOG = 6  # pictures waiting for the writer before frames name the last one i
 CHANGED = 10  # grey levels a thumbnail cell must move to count as a change of the table
 THUMB = (32, 24)  # the thumbnail tables are compared by (cells average the sensor noise)
 NOTICE = "recording"  # the notice kind the table is told with
+FULL = "disk budget reached: no more frames"  # the timeline's note where frames stop
 
 
 @dataclass
@@ -65,6 +66,7 @@ class _Slot:
 
     t: float
     picture: str
+    note: str = ""  # a note line instead of a frame's
     changes: int = 0  # changes its scan handed the service that have not run yet
     done: bool = False  # its scan is over
     written: bool = False
@@ -82,6 +84,7 @@ class _Game:
     last_thumb: np.ndarray | None = None
     previous_thumb: np.ndarray | None = None
     bytes: int = 0  # written into the folder so far
+    picture_size: int = 0  # the last picture's, to foresee the next ones
     thin: bool = False
     full: bool = False
     failed: bool = False
@@ -91,7 +94,7 @@ class _Game:
 class GameRecorder:
     """Writes every game the service plays into a folder of its own under ``root``."""
 
-    def __init__(self, root: str | Path, *, budget_mb: float = 2000.0, still_fps: float = 2.0,
+    def __init__(self, root: str | Path, *, budget_mb: float = 2000.0, still_fps: float = 1.0,
                  report: Callable[[str], None] | None = None,
                  clock: Callable[[], float] = time.monotonic, back: Path | None = None,
                  corners: Any = None, vision: Mapping[str, float] | None = None,
@@ -170,11 +173,14 @@ class GameRecorder:
             self._slot = None
             if game is None or game.full or game.failed:
                 return
+            if self._check_budget(game):
+                game.slots.append(_Slot(t, "", FULL, done=True))  # where frames stop
+                self._flush(game)
+                return
             picture = self._picture(game, frame, t)
-            if not picture:
-                return  # nothing kept yet to name
-            self._slot = _Slot(t, picture)
-            game.slots.append(self._slot)
+            if picture:  # (else nothing kept yet to name)
+                self._slot = _Slot(t, picture)
+                game.slots.append(self._slot)
 
     def changed(self) -> None:
         """The frame's scan hands the service a change (call before submitting it)."""
@@ -205,7 +211,6 @@ class GameRecorder:
             game.last_t, game.last_thumb = t, thumb
             self._backlog += 1
             self._writer.put(("picture", game, game.last, frame.copy(), self.quality))
-            self._check_budget(game)
         return game.last
 
     # --- writing lines in order -------------------------------------------------------
@@ -234,22 +239,27 @@ class GameRecorder:
     def _write(self, game: _Game, slot: _Slot) -> None:
         if not slot.written:
             slot.written = True
-            self._writer.put(("line", game, {"frame": slot.picture}, slot.t - game.start))
+            item = {"note": slot.note} if slot.note else {"frame": slot.picture}
+            self._writer.put(("line", game, item, slot.t - game.start))
 
     # --- disk -------------------------------------------------------------------------
 
-    def _check_budget(self, game: _Game) -> None:
-        used = self._others + game.bytes
+    def _check_budget(self, game: _Game) -> bool:
+        """Thin or stop the pictures as the folders near the budget; True when full.
+
+        Counts the pictures still waiting for the writer and the next one as the size of
+        the last, so the budget is kept rather than overshot.
+        """
+        used = self._others + game.bytes + (self._backlog + 1) * game.picture_size
         if not game.thin and used >= THIN * self.budget:
             game.thin = True
-            self._say(f"recording: {used / 1e6:.0f} MB of its {self.budget / 1e6:.0f} MB "
+            self._say(f"recording: {used / 1e6:.1f} MB of its {self.budget / 1e6:g} MB "
                       "used; from now on it keeps a picture only when the table settles")
         if not game.full and used >= self.budget:
             game.full = True
-            self._writer.put(("line", game, {"note": "disk budget reached: no more frames"},
-                              self.clock() - game.start))
-            self._say(f"recording: its {self.budget / 1e6:.0f} MB are used: no more frames "
+            self._say(f"recording: its {self.budget / 1e6:g} MB are used: no more frames "
                       "are kept (buttons and answers still are)")
+        return game.full
 
     def _end_game(self) -> None:
         """Write the current game's waiting frame lines and let it go (lock held)."""
@@ -265,7 +275,9 @@ class GameRecorder:
     def _wrote(self, game: _Game, size: int, picture: bool) -> None:
         with self._lock:
             game.bytes += size
-            self._backlog -= picture
+            if picture:
+                self._backlog -= 1
+                game.picture_size = size or game.picture_size
 
     def _failed(self, game: _Game, problem: str) -> None:
         with self._lock:
@@ -313,7 +325,7 @@ class _Writer:
     game, and a game whose folder failed takes nothing more.
     """
 
-    def __init__(self, wrote: Callable[[_Game, int, bool], None],
+    def __init__(self, wrote: Callable[[_Game, int, bool], None],  # (game, bytes, picture?)
                  failed: Callable[[_Game, str], None]) -> None:
         self._tasks: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._wrote, self._failed = wrote, failed
@@ -348,34 +360,36 @@ class _Writer:
                 task[1].set()
                 continue
             game = task[1]
+            size = 0
             try:
-                self._do(kind, game, task[2:])
+                size = self._do(kind, game, task[2:])
             except (OSError, cv2.error) as exc:  # said once; the game goes on unrecorded
                 broken = self._recorders.pop(id(game), None)
                 if broken is not None:
                     broken.close()
                 if broken is not None or kind == "begin":
                     self._failed(game, str(exc))
-            if kind == "picture":
-                self._wrote(game, 0, True)
+            if kind in ("picture", "line"):
+                self._wrote(game, size, kind == "picture")
 
-    def _do(self, kind: str, game: _Game, args: tuple[Any, ...]) -> None:
+    def _do(self, kind: str, game: _Game, args: tuple[Any, ...]) -> int:
+        """One task; the bytes it wrote."""
         if kind == "begin":
             self._recorders[id(game)] = _begin(game.folder, *args)
-            return
+            return 0
         recorder = self._recorders.get(id(game))
         if recorder is None:
-            return  # the folder failed: nothing more goes into it
+            return 0  # the folder failed: nothing more goes into it
         if kind == "end":
             self._recorders.pop(id(game)).close()
-            return
+            return 0
         before = recorder.bytes
         if kind == "picture":
             name, frame, recorder.quality = args
             recorder.picture(frame, name)
         elif kind == "line":
             recorder.line(*args)
-        self._wrote(game, recorder.bytes - before, False)
+        return recorder.bytes - before
 
 
 def _begin(folder: Path, data: dict[str, Any], back: Path | None) -> Recorder:
