@@ -371,13 +371,13 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
         elif "table" in item:
             if table is not None:
                 table.advance(int(item["table"]))
-                _answer_for_table(table, svc, tracking, outcome)
+                answer_for_table(table, svc, tracking, outcome)
         elif "note" in item:
             outcome.notes.append(f"t={item['t']}: {item['note']}")
         else:
             _command(item, svc, outcome)
     if table is not None and tracking.idle(svc):
-        _answer_for_table(table, svc, tracking, outcome)  # what the camera still cannot read
+        answer_for_table(table, svc, tracking, outcome)  # what the camera still cannot read
     outcome.seconds = time.perf_counter() - started
     return outcome
 
@@ -468,7 +468,7 @@ def _call(svc: Service, command: Any, outcome: Outcome) -> None:
         outcome.refused.append(f"{type(command).__name__}: {exc}")
 
 
-def _answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,
+def answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,
                       outcome: Outcome) -> None:
     """The table answers questions and the decisions only it can (scripted games)."""
     for _ in range(200):
