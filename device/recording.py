@@ -345,21 +345,22 @@ class Outcome:
 
 
 def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = False,
-           service: Service | None = None) -> Outcome:
+           service: Service | None = None, learn_backs: bool = True) -> Outcome:
     """Feed a game folder through vision, the tracker and the engine, as the device does.
 
     The frames go through the device's own :class:`VisionPipeline`, and the card back is
-    learnt where the device would learn it (:class:`device.backs.BackLearner`). With
-    ``oracle`` (scripted folders only) the game's truth answers what only the table
-    can; otherwise the recorded phone answers are replayed.
+    learnt where the device would learn it (:class:`device.backs.BackLearner`; not with
+    ``learn_backs`` False, as replays were before). With ``oracle`` (scripted folders
+    only) the game's truth answers what only the table can; otherwise the recorded
+    phone answers are replayed.
     """
     started = time.perf_counter()
     svc = service or Service(Game(rng=folder.companion_rng()))
     outcome = Outcome(svc, notes=folder.notes())
     pipeline = _pipeline(folder, scanner, stabilizer, outcome)
     learner = BackLearner(None, pipeline.later, report=outcome.backs.append)
-    tracking = TableTracking(learn_back=learner, unread_after=folder.unread_after,
-                             ask_after=folder.ask_after)
+    tracking = TableTracking(learn_back=learner if learn_backs else None,
+                             unread_after=folder.unread_after, ask_after=folder.ask_after)
     tracking.install(svc)
     _begin(folder, svc)
     table = Oracle(folder.script) if oracle and folder.script is not None else None
