@@ -45,7 +45,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device.recording import BACK_FILE, Recorder, game_json, timeline_item
+from device.recording import BACK_FILE, Recorder, game_json, game_text, timeline_item
 from device.service import CameraChanges, NewGame, Service
 from engine.events import Event, Setup
 from engine.state import Phase
@@ -395,7 +395,7 @@ class _Writer:
 def _begin(folder: Path, data: dict[str, Any], back: Path | None) -> Recorder:
     """A folder's recorder, with ``game.json`` and the device's card back written."""
     recorder = Recorder(folder, clock=lambda: 0.0)
-    (folder / "game.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    (folder / "game.json").write_text(game_text(data), encoding="utf-8")
     if back is not None and back.is_file():
         shutil.copyfile(back, folder / BACK_FILE)
     return recorder

@@ -100,6 +100,12 @@ def game_json(setup: Setup, *, rng: random.Random, events: tuple[Event, ...] = (
             "model": model}
 
 
+def game_text(data: dict[str, Any]) -> str:
+    """``game.json``'s text: indented for reading, the random state on one line."""
+    text = json.dumps({**data, "rng": "\0rng"}, indent=1)
+    return text.replace('"\\u0000rng"', json.dumps(data["rng"])) + "\n"
+
+
 def timeline_item(command: object) -> dict[str, Any] | None:
     """A button or phone command as a timeline item (None for what is not recorded:
     camera changes come from the frames, notices from the device)."""
@@ -138,7 +144,7 @@ class Recorder:
         state = rng or random.Random(seed)
         data = game_json(setup, rng=state, events=events, seed=seed, corners=corners,
                          vision=vision, model=model)
-        (self.folder / "game.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+        (self.folder / "game.json").write_text(game_text(data), encoding="utf-8")
 
     def frame(self, frame: np.ndarray, t: float | None = None) -> None:
         """A new picture and its timeline line (``t``: the recorder's clock)."""
@@ -184,7 +190,7 @@ def write_scripted(script: Script, folder: str | Path, camera: ScriptedCamera) -
     out = Path(folder)
     (out / "frames").mkdir(parents=True, exist_ok=True)
     game = game_json(script.tracked_setup, rng=script.companion_rng(), seed=script.seed)
-    (out / "game.json").write_text(json.dumps(game, indent=1), encoding="utf-8")
+    (out / "game.json").write_text(game_text(game), encoding="utf-8")
     (out / "script.json").write_text(json.dumps(script_to_json(script)), encoding="utf-8")
     count = 0
     upcoming = horizons(script)
