@@ -17,8 +17,9 @@ over the changing locations, then ten of the still table), so a location the cam
 cannot read is followed without after ``[vision] unread_after`` (2 s) and asked about
 after ``ask_after`` (5 s) as at a real table. 640 × 480 frames, for time.
 
-Per game it prints the questions the companion asked (of which "what is on top of …?"),
-the table's answers on the phone, what learning the back said, whether the game was
+Per game it prints the questions the companion asked (as ``companion replay`` counts
+them), how many times the table was asked "what is on top of …?" (each time it is put
+again counts), the table's answers on the phone, what learning the back said, whether the game was
 tracked (over, with the truth's scores; with ``--moments``, the truth's turns and table
 at the cut) and the replay's seconds. ``--no-learning`` replays as ``companion replay``
 did before it learnt backs (the device's tracker with no back learner).
@@ -59,7 +60,7 @@ class Result:
     seed: int
     moments: int
     questions: int
-    asked_where: int  # "what is on top of …?" among them
+    asked_where: int  # times "what is on top of …?" was put to the table
     answers: int
     learnt: int
     tracked: bool
@@ -136,14 +137,14 @@ def main() -> None:
             results.append(play(script, args.back, not args.no_learning, Path(tmp) / str(k)))
             r = results[-1]
             print(f"seed {r.seed:3d}: {r.moments:3d} changes, {r.questions:2d} questions "
-                  f"({r.asked_where} what-is-on-top), {r.answers:2d} table answers, back "
+                  f"(what-is-on-top asked {r.asked_where}x), {r.answers:2d} table answers, back "
                   f"learnt {r.learnt}x, tracked {'yes' if r.tracked else 'NO'}, "
                   f"{r.seconds:.0f} s", flush=True)
     n = len(results)
     print(f"{args.players}-player games, back {args.back!r}, learning "
           f"{'off' if args.no_learning else 'on'}: tracked {sum(r.tracked for r in results)}"
           f"/{n}; per game {sum(r.questions for r in results) / n:.1f} questions "
-          f"({sum(r.asked_where for r in results) / n:.1f} what-is-on-top), "
+          f"(what-is-on-top asked {sum(r.asked_where for r in results) / n:.1f}x), "
           f"{sum(r.answers for r in results) / n:.1f} table answers; back learnt in "
           f"{sum(r.learnt > 0 for r in results)}/{n} games; "
           f"{time.perf_counter() - started:.0f} s in all")
