@@ -63,6 +63,13 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace) -> int:
     from device.appliance import Appliance  # +0.47 s per start (import_costs.py)
 
+    cfg = run_config(args)
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    return _run(Appliance(cfg))
+
+
+def run_config(args: argparse.Namespace) -> settings.Config:
+    """`companion run`'s settings: the files, then its options."""
     cfg = settings.load(args.config)
     if args.port is not None:
         cfg = cfg.replace("web", port=args.port)
@@ -72,8 +79,7 @@ def run_command(args: argparse.Namespace) -> int:
         if not args.record.strip():
             raise ValueError("--record needs a folder")
         cfg = cfg.replace("record", enabled=True, folder=args.record)
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    return _run(Appliance(cfg))
+    return cfg
 
 
 def demo_command(args: argparse.Namespace) -> int:

@@ -32,10 +32,6 @@ from vision.classifier import default_model_path
 from vision.scanner import TableScanner
 from vision.stabilize import Stabilizer
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not default_model_path().exists(), reason="no classifier in models/"),
-]
 SEED = 9  # a solo game whose player takes the deck (the die rolls) in the 3rd change
 MOMENTS = 12
 
@@ -75,6 +71,8 @@ def play(appliance: Appliance, script: Script) -> None:
     assert outcome.refused == []
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not default_model_path().exists(), reason="no classifier in models/")
 def test_a_recorded_live_game_replays_to_the_same_events(tmp_path: Path) -> None:
     script = write_script(seed=SEED, automa_level=2)
     end = script.moments[MOMENTS - 1].truth_len
@@ -103,3 +101,15 @@ def test_a_recorded_live_game_replays_to_the_same_events(tmp_path: Path) -> None
     for k, (mine, theirs) in enumerate(zip(done.service.game.log, live, strict=True)):
         assert mine == theirs, f"event {k}: replayed {mine}, live {theirs}"
     assert Journal(journal).events() == Journal(tmp_path / "journal.sqlite3").events() == live
+
+
+def test_run_record_turns_recording_on_into_that_folder(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from device.cli import build_parser, main
+    from device.commands.demo import run_config
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    cfg = run_config(build_parser().parse_args(["run", "--record", str(tmp_path / "games")]))
+    assert cfg.record.enabled and settings.record_path(cfg) == tmp_path / "games"
+    assert not run_config(build_parser().parse_args(["run"])).record.enabled
+    assert main(["run", "--record", " "]) == 2  # one clear line, nothing started
