@@ -133,7 +133,7 @@ class Archive(Protocol):
 
 
 class BugReport(Protocol):
-    """A recorded game folder as it stands, to download (device.recorder.BugReport)."""
+    """A recorded game folder as it stands, to download (device.bugreport.BugReport)."""
 
     @property
     def folder(self) -> Path: ...
