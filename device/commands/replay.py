@@ -3,9 +3,11 @@
     companion replay GAME_DIR [--model FILE.onnx] [--journal FILE] [--oracle] [--json]
 
 Feeds the folder's frames, button presses and phone answers through the same service,
-tracker and vision the device uses (docs/game-folder.md describes the folder), and
-prints what the companion made of it: the game's events, the questions it asked, the
-final position and, when the game ended, the scores. ``--journal`` writes the
+tracker, vision pipeline and card-back learning the device uses (docs/game-folder.md
+describes the folder), the die rolling from the companion's random source as the game
+began, and prints what the companion made of it: the game's events, the questions it
+asked, the final position and, when the game ended, the scores. What the replay cannot
+reproduce (a format-1 folder's die) is a note on stderr. ``--journal`` writes the
 events to a SQLite journal as the device does; ``--oracle`` (scripted folders only) lets
 the game's truth answer what only the table can.
 """
