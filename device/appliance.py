@@ -266,11 +266,14 @@ class Appliance:
         """Each camera frame: the stacks' scan, and at the end of a game the hand reader."""
         assert self.pipeline is not None
         recorder = self.recorder
-        if recorder is not None:
+        if recorder is None:
+            self.pipeline(frame, t)
+        else:
             recorder.taken(frame, t)
-        self.pipeline(frame, t)
-        if recorder is not None:
-            recorder.scanned()
+            try:
+                self.pipeline(frame, t)
+            finally:  # a scan that failed must not hold back the lines after it
+                recorder.scanned()
         self.hands(frame, t)
 
     def _hand_reader(self) -> HandReader:
