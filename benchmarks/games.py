@@ -53,6 +53,7 @@ from device import recording
 from device.commands.replay import replay_folder
 from device.perception import QUIET, Room, ScriptedCamera
 from device.recording import write_scripted
+from device.service import CameraChanges
 from engine.tracking.replay import Drift, Report, compare
 from engine.tracking.script import Script, write_script
 
@@ -189,31 +190,67 @@ def _view_text(view: Any) -> str:
 
 @contextmanager
 def cached_vision(folder: Path, cached: bool) -> Iterator[None]:
-    """``--cached-vision``: what vision made of each frame is kept beside the folder the
-    first time and handed on again after that, so a change to the tracker alone is
-    measured again in seconds. A shortcut for working on the tracker: the figures come
-    from runs without it."""
+    """``--cached-vision``: what vision handed the service for each frame (its camera
+    changes) is kept beside the folder the first time and handed on again after that,
+    with no frame read or scanned, so a change to the tracker alone is measured again
+    in seconds. A shortcut for working on the tracker (no card back is learnt in it):
+    the figures come from runs without it."""
     if not cached:
         yield
         return
     path = folder / "vision.pickle"
-    original = recording.see
-    seen: list[Any] = pickle.loads(path.read_bytes()) if path.exists() else []
-    replaying = iter(list(seen))
+    kept: list[list[Any]] = pickle.loads(path.read_bytes()) if path.exists() else []
+    original_pipeline, original_call = recording._pipeline, recording._call
 
-    def see(*args: Any) -> Any:
-        if path.exists():
-            return next(replaying)
-        seen.append(original(*args))
-        return seen[-1]
+    def pipeline(game: Any, scanner: Any, stabilizer: Any, outcome: Any) -> Any:
+        real = original_pipeline(game, scanner, stabilizer, outcome)
+        return _Recorded(real, kept, outcome, record=not path.exists())
 
-    recording.see = see  # type: ignore[assignment]
+    def call(svc: Any, command: Any, outcome: Any) -> None:
+        if isinstance(command, CameraChanges) and not path.exists() and kept:
+            kept[-1].append((command, outcome.views))
+        original_call(svc, command, outcome)
+
+    original_pictures = recording._Pictures
+    recording._pipeline, recording._call = pipeline, call  # type: ignore[assignment]
+    if path.exists():
+        recording._Pictures = _Unread  # type: ignore[assignment,misc]
     try:
         yield
     finally:
-        recording.see = original  # type: ignore[assignment]
+        recording._pipeline, recording._call = original_pipeline, original_call
+        recording._Pictures = original_pictures  # type: ignore[misc]
     if not path.exists():
-        path.write_bytes(pickle.dumps(seen))
+        path.write_bytes(pickle.dumps(kept))
+
+
+class _Recorded:
+    """The device's vision pipeline, noting the camera changes each frame led to; or,
+    once noted, handing them on again without the frame."""
+
+    def __init__(self, real: Any, kept: list[list[Any]], outcome: Any, record: bool) -> None:
+        self.real, self.kept, self.outcome, self.record = real, kept, outcome, record
+        self.frames = iter(list(kept))
+        self.later = real.later
+
+    def __call__(self, frame: Any, t: float) -> None:
+        if self.record:
+            self.kept.append([])
+            self.real(frame, t)
+            return
+        for command, views in next(self.frames):
+            self.outcome.views = views
+            recording._call(self.outcome.service, command, self.outcome)
+
+
+class _Unread:
+    """Frames not read at all (vision's changes are handed on from the cache)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def read(self, name: str) -> None:
+        return None
 
 
 def _one(job: tuple[str, int, argparse.Namespace]) -> Game:

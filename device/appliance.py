@@ -42,6 +42,8 @@ from device.hardware.led import StatusLED, StatusLight
 from device.hardware.voice import Announcer, Voice
 from device.hardware.watchdog import Notifier, Watchdog, watchdog_interval
 from device.journal import JournalBusy, JournalLock
+from device.recorder import NOTICE as RECORDING_NOTICE
+from device.recorder import GameRecorder
 from device.recovery import JOURNAL_NOTICE, Recovery, open_journal
 from device.reference import TableReference, can_learn_table, reference_path
 from device.service import CameraChanges, HandSeen, Notice, Press, Service
@@ -92,6 +94,7 @@ class Appliance:
         self.recovery: Recovery | None = None  # set when a damaged journal was replaced
         self.backs: Any = None  # device.backs.BackLearner, outside the demo
         self.reference: Any = None  # device.reference.TableReference, when vision learns one
+        self.recorder: GameRecorder | None = None  # with [record] enabled, outside the demo
 
     # --- start ----------------------------------------------------------------------
 
@@ -126,6 +129,7 @@ class Appliance:
         self.service = Service(rng=random.Random(self.seed), journal=journal, storage=storage)
         if not self.demo:  # the demo plays its scripted game itself
             self._start_tracking(path)
+            self._start_recording()
         self.service.start()
         self._closers.append(self.service.stop)
         if self.service.restored:
@@ -163,6 +167,23 @@ class Appliance:
         if can_learn_table():
             self.reference = TableReference(reference_path(journal), self._on_camera)
             self.reference.install(self.service)
+
+    def _start_recording(self) -> None:
+        """Each game into a game folder of its own ([record] settings), closed after the
+        service and the camera stopped."""
+        record, vision = self.config.record, self.config.vision
+        if not record.enabled:
+            return
+        root = settings.record_path(self.config)
+        model = Path(vision.model) if vision.model else default_model_path()
+        self.recorder = GameRecorder(
+            root, budget_mb=record.budget_mb, still_fps=record.still_fps,
+            report=self._notice(RECORDING_NOTICE), back=self.backs.path if self.backs else None,
+            corners=vision.corners or None, model=model.name,
+            vision={"unread_after": vision.unread_after, "ask_after": vision.ask_after})
+        self._closers.append(self.recorder.close)
+        self.recorder.install(self.service)
+        self._say(f"recording each game into {root} (at most {record.budget_mb:g} MB)")
 
     def _on_camera(self, task: Any) -> None:
         """Queue work for the capture thread (it runs between two scans)."""
@@ -220,7 +241,8 @@ class Appliance:
         _check_port(web.host, web.port)
         app = create_app({"TABLE_PIN": self.pin, "JOIN_TOKEN": self.join_token,
                           "SSE_MAX_CLIENTS": web.max_clients,
-                          "LISTEN_HOST": web.host or "0.0.0.0"}, service=self.service)
+                          "LISTEN_HOST": web.host or "0.0.0.0"}, service=self.service,
+                         recording=self.recorder)
         self.server = Server(app, web.host, web.port).start()
         self._closers.append(self.server.stop)
         port = int(self.server.url.rsplit(":", 1)[1])  # the real one when [web] port = 0
@@ -271,7 +293,15 @@ class Appliance:
     def _frame(self, frame: Any, t: float) -> None:
         """Each camera frame: the stacks' scan, and at the end of a game the hand reader."""
         assert self.pipeline is not None
-        self.pipeline(frame, t)
+        recorder = self.recorder
+        if recorder is None:
+            self.pipeline(frame, t)
+        else:
+            recorder.taken(frame, t)
+            try:
+                self.pipeline(frame, t)
+            finally:  # a scan that failed must not hold back the lines after it
+                recorder.scanned()
         self.hands(frame, t)
 
     def _hand_reader(self) -> HandReader:
@@ -298,6 +328,8 @@ class Appliance:
 
     def _changes(self, changes: tuple[Any, ...], reading: Any,
                  strips: Mapping[str, tuple[str | None, ...]]) -> None:
+        if self.recorder is not None:
+            self.recorder.changed()  # its frame's line waits for this change to run
         self.service.submit(CameraChanges(changes, reading, strips))
 
     def _report(self, kind: str, message: str) -> None:

@@ -42,9 +42,9 @@ class LearnsBack(Protocol):
 class BackLearner:
     """Cuts a location's top card from the camera and teaches the classifier its back."""
 
-    def __init__(self, path: Path, run_on_camera: RunOnCamera,
+    def __init__(self, path: Path | None, run_on_camera: RunOnCamera,
                  report: Callable[[str], None] | None = None) -> None:
-        self.path = path  # the last back learnt, as an image file
+        self.path = path  # the last back learnt, as an image file (None: not kept)
         self.run_on_camera = run_on_camera
         self.report = report or (lambda message: None)
 
@@ -54,7 +54,7 @@ class BackLearner:
 
     def restore(self) -> None:
         """Learn the back kept from an earlier game, if there is one."""
-        if self.path.exists():
+        if self.path is not None and self.path.exists():
             self.run_on_camera(lambda scanner, frame: self._learn_kept(scanner))
 
     def _learn_at(self, scanner: Any, frame: np.ndarray, location: Location) -> None:
@@ -63,11 +63,12 @@ class BackLearner:
             self.report(f"{location.label}: no card to learn the back from")
             return
         if teach(scanner, crop):
-            _save(self.path, crop)
+            if self.path is not None:
+                _save(self.path, crop)
             self.report(f"learnt the card back from {location.label}")
 
     def _learn_kept(self, scanner: Any) -> None:
-        crop = cv2.imread(str(self.path))
+        crop = cv2.imread(str(self.path)) if self.path is not None else None
         if crop is not None:
             teach(scanner, crop)
 

@@ -229,6 +229,8 @@ RANGES: dict[tuple[str, str], Spec] = {
     ("game", "automa_level"): Integer(1, 6),
     ("journal", "warn_free_mb"): Integer(0, 1_000_000),
     ("journal", "min_free_mb"): Integer(0, 1_000_000),
+    ("record", "budget_mb"): Number(10, 1_000_000),
+    ("record", "still_fps"): Number(0.1, 30),
 }
 # Checks no spec expresses: (table, key) -> a function returning a problem or None.
 CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
@@ -296,3 +298,10 @@ def state_dir() -> Path:
 def journal_path(config: Config) -> Path:
     """The journal file the settings ask for."""
     return Path(config.journal.path) if config.journal.path else state_dir() / "journal.sqlite3"
+
+
+def record_path(config: Config) -> Path:
+    """Where the game folders go when recording: ``[record] folder``, else beside the
+    journal."""
+    folder = config.record.folder
+    return Path(folder) if folder else journal_path(config).parent / "recordings"

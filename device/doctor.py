@@ -1,8 +1,9 @@
 """``companion doctor``: is this machine ready for ``companion run``, and if not, what to do.
 
 Each check looks at one thing the product needs (camera, GPIO, model, voice, port,
-disk, journal) and returns a :class:`Check`: ok, warn (works without it) or fail (``run`` will
-not work as intended), with a sentence saying what it found and how to fix it.
+disk, journal, the bare table, recording games) and returns a :class:`Check`: ok, warn
+(works without it) or fail (``run`` will not work as intended), with a sentence saying
+what it found and how to fix it.
 """
 
 from __future__ import annotations
@@ -218,6 +219,28 @@ def check_disk(config: Config, free: Callable[[Path], int] = free_mb) -> Check:
     return Check("disk", OK, f"{mb} MB free on {folder}")
 
 
+def check_recording(config: Config) -> Check:
+    """Recording games ([record]): off, or where the folders go and whether they fit."""
+    record = config.record
+    if not record.enabled:
+        return Check("record", OK, "recording is off (`companion run --record DIR` keeps "
+                     "each game for `companion replay` and bug reports)")
+    root = settings.record_path(config)
+    folder = _existing_parent(root)
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        return Check("record", FAIL, f"cannot write game folders to {root}",
+                     "set [record] folder to a writable place (under systemd: leave it "
+                     "empty, beside the journal)")
+    free_mb = shutil.disk_usage(folder).free // 2**20
+    if free_mb < record.budget_mb + config.journal.warn_free_mb:  # and the journal's room
+        return Check("record", WARN, f"recording into {root}: only {free_mb} MB free for a "
+                     f"budget of {record.budget_mb:g} MB",
+                     "lower [record] budget_mb, or free some space: the disk fills before "
+                     "the budget does")
+    return Check("record", OK, f"recording into {root} (at most {record.budget_mb:g} MB; "
+                 f"{free_mb} MB free)")
+
+
 def check_table(config: Config) -> Check:
     """The picture of the bare table (the calibration step) is kept, where it is needed."""
     if not can_learn_table():
@@ -298,7 +321,7 @@ def _recoveries(path: Path) -> list[dict[str, Any]]:
 
 CHECKS: tuple[Callable[[Config], Check], ...] = (
     check_camera, check_gpio, check_model, check_voice, check_port, check_disk, check_journal,
-    check_table,
+    check_table, check_recording,
 )
 
 

@@ -33,7 +33,7 @@ from engine.tracking import Seen, Shown, TableView, Unread
 from engine.tracking.script import Layout, Moment
 from vision.strips import Strips
 from vision.synth import effects, scene
-from vision.synth.cards import FACE_DOWN
+from vision.synth.cards import FACE_DOWN, card_back
 
 SETTLED = frozenset(Shown)  # stable states the tracker can use
 
@@ -222,6 +222,7 @@ class ScriptedCamera:
     lamp: tuple[float, float, float] | None = None  # a lamp's fixed reflection: x, y, r mm
     lamp_strength: float = 0.8  # above 1 its middle is clipped flat white
     room: Room = QUIET  # a nudge, a change of light, a gap, a resting hand
+    back: str = "classic"  # the face-down cards' design (vision.synth.cards.BACKS)
     t: float = 0.0
     _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
@@ -281,6 +282,8 @@ class ScriptedCamera:
                   for loc, stack in zip(LOCATIONS, layout, strict=True)}
         # A table kind only when asked for, so the scene's defaults stay so.
         kind: dict[str, Any] = {"table": self.table} if self.table is not None else {}
+        if self.back != "classic":
+            kind["faces"] = {FACE_DOWN: card_back(self.back)}
         options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
                                      hands=hands, objects=covered, glare=0.0, **kind)

@@ -139,6 +139,8 @@ class Service:
         self._snapshot = Update(0, "start", self.game.state, message=self.restored)
         self._thread: threading.Thread | None = None
         self.listeners: list[Listener] = []
+        # Shown every command before it runs, in the order they run (the recorder).
+        self.taps: list[Callable[[Command], None]] = []
         self.follower: Follower | None = None  # follows the table (device.tracking)
         self._press_handlers: list[PressHandler] = []  # tried before the follower
         self.question: Question | None = None  # the follower's open question for the table
@@ -299,6 +301,11 @@ class Service:
             log.exception("journal: writing the backlog failed")
 
     def _execute(self, command: Command) -> Update:
+        for tap in list(self.taps):
+            try:
+                tap(command)
+            except Exception:  # a broken recorder must not stop the game
+                log.exception("tap %r failed on %r", tap, command)
         try:
             return self._dispatch(command)
         finally:

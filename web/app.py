@@ -11,11 +11,11 @@ from typing import Any
 
 from flask import Flask, Response
 
-from web import api, auth, errors, events, games, join, pages
+from web import api, auth, bugreport, errors, events, games, join, pages
 from web.auth import Brake
 from web.document import Documents
 from web.server import Server, serve
-from web.service import Service
+from web.service import Recording, Service
 
 __all__ = ["DEFAULTS", "Server", "create_app", "serve"]
 
@@ -67,8 +67,10 @@ class Web:
     command_lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def create_app(config: dict[str, Any] | None = None, *, service: Service) -> Flask:
-    """Build the app: defaults, then ``config``, around the running ``service``."""
+def create_app(config: dict[str, Any] | None = None, *, service: Service,
+               recording: Recording | None = None) -> Flask:
+    """Build the app: defaults, then ``config``, around the running ``service`` (and the
+    device's ``recording`` of its games, when it records them)."""
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS, SECRET_KEY=secrets.token_hex(32))
     if config:
@@ -76,8 +78,10 @@ def create_app(config: dict[str, Any] | None = None, *, service: Service) -> Fla
     _check_pin(app)
     _check_token(app)
     app.extensions["companion"] = service
+    if recording is not None:
+        app.extensions["companion_recording"] = recording
     app.extensions["companion_web"] = _parts(app, service)
-    for blueprint in (pages.bp, join.bp, api.bp, auth.bp, events.bp, games.bp):
+    for blueprint in (pages.bp, join.bp, api.bp, auth.bp, events.bp, games.bp, bugreport.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
     app.after_request(_secure)

@@ -12,6 +12,7 @@ import queue
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from engine.events import Event
@@ -139,6 +140,31 @@ class Archive(Protocol):
     def archived_events(self, game_id: int) -> Sequence[Event]: ...
     @property
     def game_id(self) -> int | None: ...
+
+
+class BugReport(Protocol):
+    """A recorded game folder as it stands, to download (device.bugreport.BugReport)."""
+
+    @property
+    def folder(self) -> Path: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def frames(self) -> int: ...
+
+    def chunks(self) -> Iterator[bytes]:
+        """The folder packed as a zip, piece by piece."""
+        ...
+
+
+class Recording(Protocol):
+    """The device's recorder, as far as the page uses it."""
+
+    def bug_report(self) -> BugReport:
+        """The current game's folder; :raises LookupError: when none was recorded."""
+        ...
 
 
 class Service(Protocol):

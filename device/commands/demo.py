@@ -1,6 +1,6 @@
 """``companion run``, ``companion demo`` and ``companion doctor``.
 
-    companion run [--config PATH] [--host 0.0.0.0] [--port 8080]   # on a Pi
+    companion run [--config PATH] [--host 0.0.0.0] [--port 8080] [--record DIR]   # on a Pi
     companion demo [--host 127.0.0.1] [--port 8080] [--seed 1] [--interval 1.5] [--quiet]
     companion doctor [--config PATH] [--join]   # what `run` needs, how to fix what is missing
 """
@@ -28,6 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      f"{defaults()['web']['host']}: every network, so phones can reach it)")
     run.add_argument("--port", type=int,
                      help=f"serve the page on this port (default: [web] port, {port})")
+    run.add_argument("--record", metavar="DIR",
+                     help="record each game into a folder of its own under DIR, for "
+                          "`companion replay` and bug reports (docs/game-folder.md; "
+                          "default: [record] settings)")
     run.set_defaults(handler=run_command)
 
     demo = sub.add_parser("demo", help="the whole product on this machine, with a "
@@ -61,13 +65,23 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 def run_command(args: argparse.Namespace) -> int:
     from device.appliance import Appliance  # +0.47 s per start (import_costs.py)
 
+    cfg = run_config(args)
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    return _run(Appliance(cfg))
+
+
+def run_config(args: argparse.Namespace) -> settings.Config:
+    """`companion run`'s settings: the files, then its options."""
     cfg = settings.load(args.config)
     if args.port is not None:
         cfg = cfg.replace("web", port=args.port)
     if args.host is not None:
         cfg = cfg.replace("web", host=args.host)
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
-    return _run(Appliance(cfg))
+    if args.record is not None:
+        if not args.record.strip():
+            raise ValueError("--record needs a folder")
+        cfg = cfg.replace("record", enabled=True, folder=args.record)
+    return cfg
 
 
 def demo_command(args: argparse.Namespace) -> int:

@@ -3,9 +3,11 @@
     companion replay GAME_DIR [--model FILE.onnx] [--journal FILE] [--oracle] [--json]
 
 Feeds the folder's frames, button presses and phone answers through the same service,
-tracker and vision the device uses (docs/game-folder.md describes the folder), and
-prints what the companion made of it: the game's events, the questions it asked, the
-final position and, when the game ended, the scores. ``--journal`` writes the
+tracker, vision pipeline and card-back learning the device uses (docs/game-folder.md
+describes the folder), the die rolling from the companion's random source as the game
+began, and prints what the companion made of it: the game's events, the questions it
+asked, the final position and, when the game ended, the scores. What the replay cannot
+reproduce (a format-1 folder's die) is a note on stderr. ``--journal`` writes the
 events to a SQLite journal as the device does; ``--oracle`` (scripted folders only) lets
 the game's truth answer what only the table can.
 """
@@ -45,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     with Progress("replay", quiet=args.quiet) as progress:
         outcome = replay_folder(args.game_dir, model=args.model, journal=args.journal,
                                 oracle=args.oracle, progress=progress)
+    for note in outcome.notes:
+        print(f"companion replay: note: {note}", file=sys.stderr)
     summary = _summary(outcome)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
@@ -71,7 +75,7 @@ def replay_folder(game_dir: str, *, model: str | None = None, journal: str | Non
     if progress is not None:
         progress.stage("loading the model", 1)
     scanner, stabilizer = _vision(model, folder.corners)
-    service = _service(folder.seed, journal)
+    service = _service(folder.companion_rng(), journal)
     if progress is not None:
         progress.stage("frames and presses", len(folder.items))
 
@@ -94,13 +98,13 @@ def _vision(model: str | None, corners: Any) -> tuple[Any, Any]:
         Stabilizer())
 
 
-def _service(seed: int, journal_path: str | None) -> Any:
+def _service(rng: random.Random, journal_path: str | None) -> Any:
     from device.journal import Journal
     from device.service import Service
     from engine.game import Game
 
     journal = Journal(journal_path) if journal_path else None
-    return Service(Game(rng=random.Random(seed)), rng=random.Random(seed), journal=journal)
+    return Service(Game(rng=rng), journal=journal)
 
 
 def _summary(outcome: Any) -> dict[str, Any]:
@@ -117,6 +121,8 @@ def _summary(outcome: Any) -> dict[str, Any]:
         "questions": outcome.questions,
         "table_answers": outcome.table_answers,
         "refused": outcome.refused,
+        "backs": outcome.backs,
+        "notes": outcome.notes,
         "seconds": round(outcome.seconds, 2),
         "position": state.fen(),
         "trigger": None if state.trigger is None else {
@@ -137,6 +143,8 @@ def _print(summary: dict[str, Any]) -> None:
               f"table answers: {summary['table_answers']}\n")
     for line in summary["refused"]:
         out.write(f"refused: {line}\n")
+    for line in summary["backs"]:
+        out.write(f"card back: {line}\n")
     if summary["trigger"]:
         out.write(f"end triggered by {summary['trigger']['player']} "
                   f"on turn {summary['trigger']['turn']}\n")

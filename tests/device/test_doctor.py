@@ -21,6 +21,7 @@ from device.doctor import (
     check_journal,
     check_model,
     check_port,
+    check_recording,
     check_voice,
 )
 from device.journal import JournalLock
@@ -130,3 +131,17 @@ def test_the_journal_check_names_the_companion_using_it(isolated: Path) -> None:
     assert f"in use by the companion (PID {os.getpid()}, page on port 8123)" in found.detail
     found = check_journal(load(system=None, user=None).replace("journal", path=str(path)))
     assert "in use" not in found.detail
+
+
+def test_recording_is_off_or_said_where_it_goes_and_whether_it_fits(isolated: Path) -> None:
+    cfg = load(system=None, user=None)
+    assert check_recording(cfg).status == OK and "off" in check_recording(cfg).detail
+    on = cfg.replace("record", enabled=True, folder=str(isolated / "games"))
+    found = check_recording(on)
+    assert found.status in (OK, WARN) and str(isolated / "games") in found.detail
+    huge = on.replace("record", budget_mb=1e6)  # a terabyte: more than this disk has free
+    assert check_recording(huge).status == WARN and "budget_mb" in check_recording(huge).fix
+    blocked = isolated / "file"
+    blocked.write_text("")
+    stuck = on.replace("record", folder=str(blocked / "games"))
+    assert check_recording(stuck).status == FAIL

@@ -80,10 +80,11 @@ def running(game: Game) -> Iterator[Service]:
         service.stop()
 
 
-def make_app(service: Service, clock: FakeClock | None = None, **config: Any) -> Flask:
+def make_app(service: Service, clock: FakeClock | None = None, *, recording: Any = None,
+             **config: Any) -> Flask:
     settings = {"TESTING": True, "TABLE_PIN": PIN, "SECRET_KEY": "test-secret",
                 "CLOCK": clock, "SSE_KEEPALIVE": 0.05, **config}
-    return create_app(settings, service=service)
+    return create_app(settings, service=service, recording=recording)
 
 
 class Table:

@@ -255,3 +255,42 @@ def test_a_hand_the_camera_read_is_completed_and_confirmed(browser_context: Any)
         known = service.snapshot().state.players[0].hand.known
         assert sorted(known) == sorted(["nero", "orion", "virga", "pelus", "morning-star"])
         page.close()
+
+
+def test_a_game_is_saved_for_a_bug_report(browser_context: Any, service: Service,
+                                          tmp_path: Path) -> None:
+    """Behind the PIN: where the recorded folder lies, and its zip downloaded."""
+    import zipfile
+
+    import numpy as np
+    from pagekit import make_app
+
+    from device.recorder import GameRecorder
+
+    recorder = GameRecorder(tmp_path / "games")
+    recorder.install(service)
+    recorder.taken(np.full((48, 64, 3), 90, np.uint8), 0.0)
+    recorder.scanned()
+    try:
+        with Server(make_app(service, recording=recorder)) as server:
+            browser_context.clear_cookies()
+            page = browser_context.new_page()
+            page.goto(server.url + "/")
+            page.wait_for_selector("#live.on", timeout=5000)
+            page.click("#lock")
+            page.fill("#pin", PIN)
+            page.click("#pin-form button[type=submit]")
+            page.wait_for_selector("#corrections:not([hidden])", timeout=3000)
+            page.get_by_role("button", name="Save this game for a bug report").click()
+            expect(page.locator("#bug-report-result")).to_contain_text(
+                str(recorder.folder), timeout=3000)
+            with page.expect_download(timeout=5000) as download:
+                page.click("#bug-report-download")
+            saved = Path(download.value.path())
+            with zipfile.ZipFile(saved) as pack:
+                names = pack.namelist()
+            assert f"{recorder.folder.name}/game.json" in names  # type: ignore[union-attr]
+            assert download.value.suggested_filename == f"{recorder.folder.name}.zip"  # type: ignore[union-attr]
+            page.close()
+    finally:
+        recorder.close()

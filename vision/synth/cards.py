@@ -339,9 +339,20 @@ def draw_foreign(rng: random.Random) -> np.ndarray:
     return img
 
 
-@lru_cache(maxsize=1)
-def card_back() -> np.ndarray:
-    """The back every face-down card shows in synthetic scenes."""
+BACKS = ("classic", "lattice")  # card back designs; training draws only the first
+
+
+@lru_cache(maxsize=len(BACKS))
+def card_back(design: str = "classic") -> np.ndarray:
+    """The back face-down cards show in synthetic scenes: ``classic`` (the one the
+    classifier is trained with) or ``lattice``, a table's own backs it never saw.
+
+    :raises ValueError: for an unknown design.
+    """
+    if design == "lattice":
+        return _lattice_back()
+    if design != "classic":
+        raise ValueError(f"unknown card back {design!r}; choose one of {', '.join(BACKS)}")
     img = _gradient(FACE_H, FACE_W, (30, 25, 110), (15, 10, 60))
     cv2.rectangle(img, (10, 10), (FACE_W - 10, FACE_H - 10), (60, 150, 200), 3)
     centre = (FACE_W // 2, FACE_H // 2)
@@ -355,6 +366,19 @@ def card_back() -> np.ndarray:
         np.int32,
     )
     cv2.polylines(img, [pts], True, (60, 150, 200), 4, cv2.LINE_AA)
+    return img
+
+
+def _lattice_back() -> np.ndarray:
+    """A sleeved back unlike the classic one: pale green, a diagonal lattice, a gold seal."""
+    img = _gradient(FACE_H, FACE_W, (70, 120, 40), (40, 80, 20))
+    for k in range(-FACE_H, FACE_W + FACE_H, 28):
+        cv2.line(img, (k, 0), (k + FACE_H, FACE_H), (150, 200, 120), 3, cv2.LINE_AA)
+        cv2.line(img, (k, FACE_H), (k + FACE_H, 0), (150, 200, 120), 3, cv2.LINE_AA)
+    centre = (FACE_W // 2, FACE_H // 2)
+    cv2.circle(img, centre, 62, (40, 170, 230), -1, cv2.LINE_AA)
+    cv2.circle(img, centre, 62, (235, 235, 235), 6, cv2.LINE_AA)
+    cv2.rectangle(img, (8, 8), (FACE_W - 8, FACE_H - 8), (235, 235, 235), 6)
     return img
 
 

@@ -551,6 +551,28 @@
     return null;
   }
 
+  // "Save this game for a bug report": where the recorded game lies, and its download.
+  async function saveForBugReport() {
+    const out = $("bug-report-result");
+    let reply;
+    try {
+      reply = await fetch("/api/bug-report", { credentials: "same-origin" });
+    } catch (err) {
+      toast("The companion did not answer; check the Wi-Fi.");
+      return;
+    }
+    const data = await reply.json().catch(() => null);
+    out.hidden = false;
+    if (!reply.ok) {
+      fill(out, (data && data.error) || `The companion refused (${reply.status}).`);
+      return;
+    }
+    const mb = (data.bytes / 1e6).toFixed(1);
+    fill(out, `Kept on the companion in ${data.folder} (${mb} MB, ${data.frames} pictures). `,
+      h("a", { id: "bug-report-download", href: data.download, download: data.name },
+        `Download ${data.name}`), " and attach it to your report.");
+  }
+
   async function loadSession() {
     const r = await fetch("/api/session", { credentials: "same-origin" });
     const s = await r.json();
@@ -581,6 +603,7 @@
   function wire() {
     $("lock").addEventListener("click", () => (csrf ? logout() : $("pin-dialog").showModal()));
     $("logout").addEventListener("click", logout);
+    $("bug-report").addEventListener("click", saveForBugReport);
     $("add-seat").addEventListener("click", () => {
       if (seats.length < 6) seats.push({ name: "", house: HOUSES.find((x) => !seats.some((s) => s.house === x)) });
       renderNewGame();
