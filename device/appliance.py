@@ -327,10 +327,10 @@ class Appliance:
         return Stabilizer()
 
     def _changes(self, changes: tuple[Any, ...], reading: Any,
-                 strips: Mapping[str, tuple[str | None, ...]]) -> None:
+                 strips: Mapping[str, tuple[str | None, ...]], blind: float = 0.0) -> None:
         if self.recorder is not None:
             self.recorder.changed()  # its frame's line waits for this change to run
-        self.service.submit(CameraChanges(changes, reading, strips))
+        self.service.submit(CameraChanges(changes, reading, strips, blind=blind))
 
     def _report(self, kind: str, message: str) -> None:
         self.service.submit(Notice(kind, message, source="camera"))

@@ -417,11 +417,12 @@ def _pipeline(folder: GameFolder, scanner: Any, stabilizer: Any,
     svc = outcome.service
     last: list[Any] = [None]
 
-    def submit(changes: tuple[Any, ...], reading: Any, strips: Any) -> None:
+    def submit(changes: tuple[Any, ...], reading: Any, strips: Any, blind: float = 0.0) -> None:
         if pipeline.view is not None and pipeline.view != last[0]:
             outcome.views += 1
             last[0] = pipeline.view
-        _call(svc, CameraChanges(changes, reading, strips, source="replay"), outcome)
+        _call(svc, CameraChanges(changes, reading, strips, source="replay", blind=blind),
+              outcome)
         if svc.question is not None:
             outcome.questions += 1
 

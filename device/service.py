@@ -54,12 +54,15 @@ STOP = object()
 @dataclass(frozen=True)
 class CameraChanges(Command):
     """Stable changes the camera saw (``vision.stabilize`` changes), its latest reading,
-    and the covered cards it read from each stack's strips, by location name."""
+    and the covered cards it read from each stack's strips, by location name. ``blind``:
+    the camera delivered no frame for this many seconds before (a gap: what happened
+    meanwhile was not seen)."""
 
     changes: tuple[Any, ...]
     reading: Any = None
     strips: Mapping[str, tuple[str | None, ...]] = field(default_factory=dict)
     source: str = "camera"
+    blind: float = 0.0
 
 
 @dataclass(frozen=True)

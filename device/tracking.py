@@ -24,9 +24,11 @@ from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable, wit
 from device.service import AnswerQuestion, CameraChanges, Press, Service, Update
 from engine.board import LOCATIONS, Location
 from engine.errors import IllegalActionError
-from engine.tracking import LOCATION, Button, Follow, Seen, Tracker, Unread, Verdict
+from engine.tracking import LOCATION, UNREAD, Button, Follow, Seen, Tracker, Unread, Verdict
+from engine.tracking.options import camera_answers
 
 BUTTONS = {button.value: button for button in Button}
+BLIND = (UNREAD, UNREAD, UNREAD, UNREAD)  # the view of a gap in the frames
 LOCATION_QUESTION = "location-question"  # the notice kind: said aloud, LED attention
 # Where a card back lies the camera cannot read: location → called to learn it there.
 LearnBack = Callable[[Location], None]
@@ -51,7 +53,12 @@ class TableTracking:
         service.follower = self
 
     def on_camera(self, service: Service, command: CameraChanges) -> Update | None:
-        """A stable change: explain the whole view (None while a location settles)."""
+        """A stable change: explain the whole view (None while a location settles). A gap
+        in the frames is a view with nothing read: whatever came and went meanwhile may
+        be explained by moves nobody saw (Au Toma's card put down and gained again)."""
+        if command.blind:
+            self._run(service, lambda follow: follow.on_view(BLIND), "camera")
+            return None
         view = view_from_stable(command.reading or {}, self.unread_after, self.ask_after)
         if view is None:
             return None
@@ -67,16 +74,27 @@ class TableTracking:
         before = len(service.game.log)
         update = self._run(service, lambda follow: follow.on_button(button), command.source)
         if update is None and len(service.game.log) == before and service.question is None:
-            tracker = self.tracker
-            if tracker is not None and tracker.blind and button is not Button.AUTOMA:
-                # The press waits with the move it follows, made where the camera cannot
-                # read: played now, it would be the wrong player's (the table is asked
-                # there once it has been unread a while).
-                where = ", ".join(loc.label for loc in LOCATIONS if loc in tracker.blind)
-                return service.notify("camera", f"{button.value.upper()} noted; waiting to "
-                                      f"see {where}", source="tracker")
-            return None  # nothing in it for the tracker: the button's plain meaning
+            return self._waiting(service, button)  # else the button's plain meaning
         return update
+
+    def _waiting(self, service: Service, button: Button) -> Update | None:
+        """A press the tracker keeps as evidence, while what it follows is still to be
+        seen: played by its plain meaning now, it would run ahead of the table."""
+        tracker = self.tracker
+        if tracker is not None and tracker.blind and button is not Button.AUTOMA:
+            # The move it follows was made where the camera cannot read (the table is
+            # asked there once it has been unread a while): DIE now would draw for the
+            # player before them.
+            where = ", ".join(loc.label for loc in LOCATIONS if loc in tracker.blind)
+            return service.notify("camera", f"{button.value.upper()} noted; waiting to see "
+                                  f"{where}", source="tracker")
+        pending = service.game.state.pending
+        if button is Button.AUTOMA and pending is not None and any(
+                camera_answers(option) for option in pending.options):
+            # Au Toma's card is put down (or taken) by hand: the camera names it.
+            return service.notify("camera", "AUTOMA noted; waiting to see her card",
+                                  source="tracker")
+        return None
 
     def on_question(self, service: Service, command: AnswerQuestion) -> Update:
         if command.told is not None:

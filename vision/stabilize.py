@@ -94,6 +94,10 @@ class Stabilizer:
         self._reported: dict[str, bool] = dict.fromkeys(self._stable, False)
         self._read_at: dict[str, float | None] = dict.fromkeys(self._stable)  # last confirmed
         self._first: float | None = None  # the first frame's time
+        self._last: float | None = None  # the latest frame's time
+        # Seconds the camera delivered no frame before the latest one, when that is a gap
+        # (GAP_S or more): the table may have changed and changed back unseen meanwhile.
+        self.gap = 0.0
 
     @property
     def state(self) -> dict[str, LocationState]:
@@ -105,6 +109,8 @@ class Stabilizer:
         changes = []
         if self._first is None:
             self._first = t
+        since = 0.0 if self._last is None else t - self._last
+        self.gap, self._last = (since if since >= GAP_S else 0.0), t
         for loc in Location:
             r = reading.locations.get(loc.value)
             change = self._update_one(loc.value, r, t)
@@ -179,6 +185,9 @@ class Stabilizer:
 
 
 _READ = (Sight.EMPTY, Sight.CARD, Sight.FACE_DOWN)  # readings that say what lies there
+# Frames come 5-10 a second; this long without one is a gap (a busy Pi, a loose cable),
+# not the camera's rhythm.
+GAP_S = 0.75
 
 
 def _kind(old: LocationState, state: Sight, top: str | None, depth: int) -> Shift:

@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -188,6 +188,14 @@ def _notice_for(location: str, reason: str) -> tuple[str, str] | None:
 Task = Callable[[Any, np.ndarray], None]  # (scanner, frame), run on the capture thread
 
 
+class Submit(Protocol):
+    """Where the pipeline hands its changes: the stabiliser's changes and states, the
+    strips read, and (``blind``) the seconds the camera delivered no frame before."""
+
+    def __call__(self, changes: tuple[Any, ...], reading: Any,
+                 strips: Mapping[str, Under], blind: float = 0.0) -> None: ...
+
+
 class VisionPipeline:
     """Frame → ``scanner.scan`` → ``stabilizer.update`` → changes for the service.
 
@@ -199,7 +207,7 @@ class VisionPipeline:
     """
 
     def __init__(self, load_scanner: Callable[[], Any], stabilizer: Any,
-                 submit: Callable[[tuple[Any, ...], Any, Mapping[str, Under]], None], *,
+                 submit: Submit, *,
                  on_error: Callable[[str], None] | None = None,
                  on_notice: Callable[[str, str], None] | None = None,
                  unread_after: float = UNREAD_AFTER_S, ask_after: float = ASK_AFTER_S) -> None:
@@ -233,6 +241,12 @@ class VisionPipeline:
         if self.stabilizer is None:
             return
         changes = self.stabilizer.update(self.reading, t)
+        gap = float(getattr(self.stabilizer, "gap", 0.0))
+        if gap:
+            # The camera was blind a while: say so, then hand on the table as it is
+            # now even if it looks as before (something may have come and gone).
+            self.submit((), None, {}, gap)
+            self.view = None
         for change in changes:
             notice = _notice_for(change.location, change.reason) if (
                 change.kind == "occluded") else None

@@ -25,7 +25,7 @@ from engine.events import (
     Scout,
 )
 from engine.state import GameState
-from engine.tracking.view import Button, TableView, Unread, top_named, unread_at
+from engine.tracking.view import Button, Seen, TableView, Unread, top_named, unread_at
 
 
 def candidates(state: GameState, view: TableView, button: Button | None = None,
@@ -159,8 +159,19 @@ def _fill_lead(option: Lead, state: GameState, view: TableView, touched: Touched
     if option.card is None:
         # A card already on the table was not deployed (it was moved, or one slid in
         # under it: the count grew under a top the camera already knew).
-        return [Lead(top, option.location)] if top and not _on_table(state, top) else []
+        named = [Lead(top, option.location)] if top and not _on_table(state, top) else []
+        return named + _covered_unseen(option, state, view)
     return [option]
+
+
+def _covered_unseen(option: Lead, state: GameState, view: TableView) -> list[Event]:
+    """A card nobody saw deployed: the stack grew by more than one card before the camera
+    settled on it (the die's revealed card put on it, say), so the card under the new
+    top stays to be named."""
+    assert option.location is not None
+    seen = view[option.location.pos]
+    grew = isinstance(seen, Seen) and seen.depth - len(state.stack_at(option.location)) >= 2
+    return [option] if grew else []
 
 
 def _deployed_unseen(option: Lead, state: GameState, top: str | None,

@@ -331,10 +331,19 @@ def halfway(view: TableView, first: TableView, last: TableView, slack: int = 0,
         off = slack if now.top is not None else 0
         if not min(a.depth, b.depth) - off <= now.depth <= max(a.depth, b.depth) + off:
             return False
+        if _covered_since(now, a, b):
+            continue  # put down, then covered by the next card on the way
         if now.top not in (None, a.top, b.top) or (
                 now.face_down and not (a.face_down or b.face_down)):
             return False
     return True
+
+
+def _covered_since(now: Seen, a: Seen, b: Seen) -> bool:
+    """Does ``now`` lie strictly between two counts, a stack grown by two or more cards:
+    its top (whatever it is) covered on the way, as a card the die reveals covers the
+    card just deployed?"""
+    return a.depth < now.depth < b.depth
 
 
 def _uncovered(now: Seen, a: Seen, b: Seen) -> bool:

@@ -17,6 +17,8 @@ class Stable:
     top: str | None = None
     depth: int = 0
     unread_for: float = 0.0
+    settling: bool = False
+    covered_for: float = 0.0
 
 
 def states(luna: Stable) -> dict[str, Stable]:
@@ -32,6 +34,18 @@ def test_settled_locations_make_the_view() -> None:
 def test_a_location_still_settling_holds_the_view_back() -> None:
     assert view_from_stable(states(Stable("unknown", unread_for=0.8))) is None
     assert view_from_stable(states(Stable("occluded", unread_for=1.9))) is None
+
+
+def test_a_change_still_settling_somewhere_holds_the_whole_view_back() -> None:
+    """Luna's card was moved under another top whose count has yet to settle: the view
+    waits, so both halves of the move arrive together."""
+    assert view_from_stable(states(Stable("card", "eo", 1, settling=True))) is None
+
+
+def test_a_hand_over_a_location_holds_the_view_a_moment_then_leaves_it_unread() -> None:
+    assert view_from_stable(states(Stable("card", "eo", 1, covered_for=0.4))) is None
+    view = view_from_stable(states(Stable("card", "eo", 1, covered_for=1.2)), 2.0, 5.0)
+    assert view is not None and view[2] == Unread(overdue=False) and view[0] == Seen(2, "aja")
 
 
 def test_a_location_unread_past_unread_after_is_carried_as_unread_then_overdue() -> None:
@@ -71,3 +85,38 @@ def test_the_scripted_cameras_blown_lamp_stays_clipped_as_the_light_dims() -> No
     assert np.median(spot.min(axis=2)) >= 245
     corner = (slice(0, 100), slice(0, 100))  # bare table far from the lamp: it did dim
     assert last[corner].mean() < 0.85 * first[corner].mean()
+
+
+def test_a_living_room_draws_each_event_within_the_game_and_the_sizes_people_meet() -> None:
+    import random
+
+    from device.perception import Room
+
+    for seed in range(20):
+        room = Room.draw(random.Random(seed), 200.0)
+        assert room.events() == ("nudge", "light", "gap", "rest")
+        assert room.nudge is not None and room.light is not None
+        assert room.gap is not None and room.rest is not None
+        assert 30.0 <= room.nudge[0] <= 170.0 and 1.0 <= abs(room.nudge[1]) <= 3.0
+        assert 10.0 <= (room.nudge[2] ** 2 + room.nudge[3] ** 2) ** 0.5 <= 35.0
+        assert 0.6 <= room.light[1] <= 1.45 and room.light[2] > 0
+        assert 1.0 <= room.gap[1] <= 2.0 and 2.0 <= room.rest[1] <= 4.0
+
+
+def test_a_living_room_drops_frames_rests_a_hand_and_moves_the_picture() -> None:
+    import numpy as np
+
+    from device.perception import Room
+
+    room = Room(nudge=(10.0, 2.0, 20.0, 0.0), light=(5.0, 1.2, 0.1), gap=(3.0, 1.5),
+                rest=(7.0, 2.0, "luna"))
+    assert [room.dropped(t) for t in (2.9, 3.0, 4.4, 4.5)] == [False, True, True, False]
+    assert room.resting(8.0) == ("luna",) and room.resting(9.0) == ()
+    frame = np.full((40, 60, 3), 100, np.uint8)
+    frame[:, 30:] = 200
+    assert (room.show(frame, 1.0) == frame).all()  # before anything happened
+    lit = room.show(frame, 6.0)
+    assert lit[0, 0, 2] > lit[0, 0, 1] > lit[0, 0, 0] > 100  # brighter, and warmer
+    moved = room.show(frame, 11.0)
+    # Shifted 20 px to the right: the edge between dark and light, at x = 30, is at ~50.
+    assert moved[20, 45, 1] < lit[20, 45, 1] and moved[20, 56, 1] == lit[20, 56, 1]

@@ -166,3 +166,28 @@ def test_a_hand_passing_leaves_a_location_unread_only_for_a_moment() -> None:
         stab.update(frame, t + i / FPS)
         longest = max(longest, stab.state["mars"].unread_for)
     assert longest < 1.5 and stab.state["mars"].unread_for == 0.0
+
+
+def test_a_card_slid_under_an_unchanged_top_is_settling_until_its_count_settles() -> None:
+    """Sun-Hwa keeps the card she moves under herself: only the count shows it, and the
+    count settles over several frames. Until it has, the location says it is settling,
+    so the view waits for it and the card taken elsewhere is not seen alone."""
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("sun-hwa", 4), luna=card("dancer", 1)))
+    assert not stab.state["mars"].settling
+    moved = table(mars=card("sun-hwa", 5))  # Luna emptied, Mars one card deeper
+    waits = []
+    for i in range(12):
+        stab.update(moved, t + i / FPS)
+        waits.append(stab.state["mars"].settling)
+    assert waits[0] and not waits[-1]  # at first, then no more once the count settled
+    assert stab.state["mars"].depth == 5 and stab.state["luna"].state == "empty"
+
+
+def test_a_hand_over_a_location_is_counted_in_seconds_covered() -> None:
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("aja")))
+    feed(stab, [table(mars=HAND)] * 6, start=t)
+    assert stab.state["mars"].covered_for == pytest.approx(0.5)
+    feed(stab, [table(mars=card("aja"))], start=t + 0.6)
+    assert stab.state["mars"].covered_for == 0.0
