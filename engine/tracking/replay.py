@@ -24,6 +24,7 @@ from engine.game import Game
 from engine.scoring import score
 from engine.state import GameState, Phase
 from engine.tracking.follow import Follow
+from engine.tracking.tracker import Tracker
 from engine.tracking.question import LOCATION
 from engine.tracking.script import (
     Layout,
@@ -91,14 +92,17 @@ def strip_camera(moment: Moment) -> TableView | None:
 
 
 def replay_script(script: Script, perceive: Perceive = perfect_camera,
-                  clock: Clock = _no_clock, watch: Watch | None = None) -> Report:
+                  clock: Clock = _no_clock, watch: Watch | None = None,
+                  tracker: Tracker | None = None) -> Report:
     """Run a scripted game through tracker and engine; compare with the truth.
 
     ``clock`` times it (the engine reads no clock itself: pass ``time.perf_counter``);
-    ``watch`` sees every moment as it is tracked (to log where a game goes astray).
+    ``watch`` sees every moment as it is tracked (to log where a game goes astray);
+    ``tracker`` follows the table (a default one if not given).
     """
     started = clock()
-    follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()))
+    follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()),
+                    tracker=tracker or Tracker())
     oracle = Oracle(script)
     report = Report()
     moments = script.moments
@@ -323,8 +327,9 @@ class Drift:
     truth: Sequence[GameState]
     ended: int = 0  # turns compared so far
     wrong: list[int] = field(default_factory=list)  # turns that ended unlike the truth's
-    unasked: int = 0  # views since a wrong turn with no question open (-1: asked)
     silent: int | None = None  # the first wrong turn no question followed
+    _unasked: int | None = None  # the first wrong turn since the last question
+    _views: int = 0  # views since then
     _ends: dict[int, GameState] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -334,21 +339,19 @@ class Drift:
         """After a view (``tracked``: the game's states so far; ``asking``: a question
         is open)."""
         turns = _turn_ends(tracked)
-        new_wrong = False
         while self.ended < max(turns, default=0):
             self.ended += 1
             mine, real = turns.get(self.ended), self._ends.get(self.ended)
             if mine is None or real is None or not agrees(mine, real):
                 self.wrong.append(self.ended)
-                new_wrong = True
-        if new_wrong and self.unasked < 0:
-            self.unasked = 0  # a new wrong turn after an asked one: watch it afresh
+                if self._unasked is None:
+                    self._unasked, self._views = self.ended, 0
         if asking:
-            self.unasked = -1
-        elif self.wrong and self.unasked >= 0:
-            self.unasked += 1
-            if self.unasked > 1 and self.silent is None:
-                self.silent = self.wrong[-1]
+            self._unasked = None
+        elif self._unasked is not None:
+            self._views += 1
+            if self._views > 1 and self.silent is None:
+                self.silent = self._unasked
 
 
 def _turn_ends(states: Sequence[GameState]) -> dict[int, GameState]:

@@ -267,3 +267,36 @@ def test_strips_that_do_not_fit_the_count_are_not_used(service: Service) -> None
     left = reading(START[0], ["nero", "stained"], START[2], START[3])
     service.call(CameraChanges(("change",), left, {"mars": ("eo", "nero")}))  # 3 cards' strips
     assert service.question is not None
+
+
+def test_die_pressed_while_the_move_it_follows_waits_unread_is_kept_not_played(
+        service: Service) -> None:
+    """Ann deploys and gains at Luna, which the camera cannot read; Bo deploys to Mars and
+    presses DIE. The tracker waits to see Luna: played by its plain meaning, DIE would
+    draw the deck for Ann, whose gain step the game still stands at."""
+    see(service, START[0], START[1], [*START[2], "morning-star"], START[3])
+    assert service.game.log[-1] == Lead("morning-star", Location.LUNA)
+    luna_unread(service, 3.0, START[0], [*START[1], "holiday"], START[2], START[3])
+    before = len(service.game.log)
+    update = service.call(Press("die"))
+    assert len(service.game.log) == before and DrawFromDeck() not in service.game.log[-3:]
+    assert "waiting to see Luna" in update.message
+
+
+def test_a_gap_in_the_frames_is_handed_on_as_a_view_with_nothing_read() -> None:
+    from device.hardware.capture import VisionPipeline
+    from vision.scanner import LocationReading, Sight, TableReading
+    from vision.stabilize import Stabilizer
+
+    class Scanner:
+        def scan(self, frame: object) -> TableReading:
+            return TableReading({loc.value: LocationReading(Sight.CARD, "aja", 0.9, 1)
+                                 for loc in Location})
+
+    sent: list[float] = []
+    pipeline = VisionPipeline(lambda: Scanner(), Stabilizer(),
+                              lambda c, r, s, blind=0.0: sent.append(blind))
+    for k in range(10):
+        pipeline(None, k / 10)  # type: ignore[arg-type]
+    pipeline(None, 2.5)  # type: ignore[arg-type]  # 1.6 s without a frame
+    assert sent[-2] == pytest.approx(1.6) and sent[-1] == 0.0  # then the table as it is
