@@ -24,7 +24,6 @@ from engine.game import Game
 from engine.scoring import score
 from engine.state import GameState, Phase
 from engine.tracking.follow import Follow
-from engine.tracking.tracker import Tracker
 from engine.tracking.question import LOCATION
 from engine.tracking.script import (
     Layout,
@@ -36,6 +35,7 @@ from engine.tracking.script import (
     same_layout,
     view_of_layout,
 )
+from engine.tracking.tracker import Tracker
 from engine.tracking.view import TableView, Unread
 from engine.wording import event_text
 
