@@ -34,7 +34,7 @@ INPUTS = {(None, "GAME.json"), ("--state", "STATE.json"), ("--deck", "FILE"),
 FIXED = {("--card", "N"): "5", ("--players", "N"): "3", ("--games", "K"): "2",
          ("--seed", "S"): "1", ("--model", "FILE.onnx"): str(MODEL),
          ("--out", "FILE.onnx"): "{tmp}/mine.onnx", ("--out", "FILE"): "{tmp}/markers.pdf",
-         ("--journal", "FILE"): "{tmp}/games.sqlite3"}
+         ("--journal", "FILE"): "{tmp}/games.sqlite3", ("--record", "DIR"): "{tmp}/recordings"}
 LONG_RUNNING = {"demo", "run"}
 MAY_FAIL_A_CHECK = {"doctor"}  # no camera or GPIO on a build machine: exit 1, said so
 
