@@ -113,6 +113,7 @@ class Tracker:
     # Evidence an answered reading left for after its roll (see _beyond).
     _rest: list[TableView | Button] = field(default_factory=list)
     _left: int | None = None  # the work left for the view being explained (see work)
+    exhausted: bool = False  # the latest search ran out of budget before it was done
     _offer: list[tuple[Event, ...]] = field(default_factory=list)  # readings found so far
     _near: list[tuple[Event, ...]] = field(default_factory=list)  # or the nearest misses
 
@@ -486,6 +487,8 @@ class Tracker:
         if any(isinstance(e, Scout) for e in readings[0]):
             return True  # or a card deployed unseen there (no search can name it)
         found, _, _ = self.search(start, tuple(self.evidence), self._slack, wild=wild)
+        if self.exhausted:
+            return True  # a move there may explain it: the search ran out before it knew
         rivals = [seq for seq in found if seq not in readings]
         return bool(rivals) and not _same_outcome(start, [readings[0], *rivals])
 
@@ -547,7 +550,8 @@ class Tracker:
         except IllegalActionError:
             return False
         found, _, stops = self.search(after, evidence, self._slack, self.budget // 4)
-        return bool(found or stops)  # or would, once the table names what it needs
+        # ... or would, once the table names what it needs; or may, past the budget
+        return bool(found or stops) or self.exhausted
 
     def _seen_by(self, start: GameState, seq: Sequence[Event]) -> int:
         """How many items of the evidence ``seq`` explains, played from ``start``."""
@@ -638,9 +642,11 @@ class Tracker:
             # better (see least_off). The depth limit counts choices between two things
             # the camera saw.
             level = [n for n in branches if n.choices <= self.max_depth]
+        # Cut short with levels still to try: finding nothing proves nothing.
+        self.exhausted = search.budget <= 0 and bool(level) and not found
         if self._left is not None:
             self._left -= budget - search.budget
-            if spending and search.budget <= 0 and level:
+            if spending and self.exhausted:
                 raise _Spent  # cut short by the view's work, not by its own budget
         if found:
             return least_off(found, last_view, slack, shortest), [], search.best_stops()
