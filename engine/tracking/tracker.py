@@ -486,10 +486,11 @@ class Tracker:
             return False  # what lies there now is read: a move made there would show
         if any(isinstance(e, Scout) for e in readings[0]):
             return True  # or a card deployed unseen there (no search can name it)
-        found, _, _ = self.search(start, tuple(self.evidence), self._slack, wild=wild)
+        found, _, stops = self.search(start, tuple(self.evidence), self._slack, wild=wild)
         if self.exhausted:
             return True  # a move there may explain it: the search ran out before it knew
-        rivals = [seq for seq in found if seq not in readings]
+        # (Ways that stop at the die or the table's answer rival each other too.)
+        rivals = [seq for seq in found or stops if seq not in readings]
         return bool(rivals) and not _same_outcome(start, [readings[0], *rivals])
 
     def _invents(self, seq: tuple[Event, ...]) -> bool:
