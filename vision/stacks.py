@@ -10,8 +10,9 @@ strip above it, places it). The count is the number of card top edges from where
 stack starts down to the top card's own.
 
 A lamp's reflection that the camera clips flat white (:func:`vision.segmenter.blown`) is
-no hand; where it is large enough to hide a card, the location reads hidden by the glare,
-never empty.
+no hand; where a card could lie under it unseen (:func:`hides_a_card`), the location reads
+hidden by the glare, never empty. A spot beside the place, or one too small to hide a
+whole card, leaves an empty place empty: a card under it would show beyond the white.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ import math
 import cv2
 import numpy as np
 
-from vision.count import CARD_H_MM
-from vision.locate import CARD_W_MM, REACHES_OFF, Column, Found, card_quad
+from vision.count import CARD_H_MM, STACK_START_MM
+from vision.locate import CARD_W_MM, REACHES_OFF, STACK_REACH_MM, Column, Found, card_quad
 from vision.segmenter import STRIDE, Segments
 from vision.view import View
 
@@ -65,22 +66,22 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
     pixel_mm2 = (STRIDE / view.scale) ** 2
     card = seg.card[:, band]
     lying = (ys >= 10.0) & (ys <= 20.0 + CARD_H_MM + 10.0)
-    # Flat white where the camera clipped may hide a card as well as a hand would.
-    blown = 0.0 if seg.blown is None else float(
-        (seg.blown[lying][:, band] > 0.5).sum()) * pixel_mm2
     if float(card.sum()) * pixel_mm2 < NO_CARD_SHARE * CARD_AREA_MM2:
         # pixels sure of a hand, not summed doubt: a printed mat's haze is not a hand
         covered = float((seg.cover[lying][:, band] > 0.5).sum()) * pixel_mm2
         if covered >= COVERED_SHARE * CARD_AREA_MM2:
             return Column(Found.OCCLUDED, reason=COVERED)
-        if blown >= (1 - NO_CARD_SHARE) * CARD_AREA_MM2:  # a whole card could lie unseen
+        # Flat white where the camera clipped may hide a card as well as a hand would.
+        if hides_a_card(seg, view, xc):
             return Column(Found.OCCLUDED, reason=GLARE)
         return Column(Found.EMPTY)
     region = _top_region(seg.top[:, band] > 0.5, xs[band], ys, xc)
     if region is not None and region[-2:].any():  # the stack (or an arm) runs out of sight
         return Column(Found.OCCLUDED, reason=REACHES_OFF)
     if region is None or region.sum() * pixel_mm2 < TOP_MIN_SHARE * CARD_AREA_MM2:
-        hidden_by_light = blown >= (1 - TOP_MIN_SHARE) * CARD_AREA_MM2
+        # the top card anywhere down to the reach (vision.view.STACK_REACH_MM)
+        reach = view.calibration.height_mm + STACK_REACH_MM - CARD_H_MM - STACK_START_MM
+        hidden_by_light = hides_a_card(seg, view, xc, reach)
         return Column(Found.OCCLUDED, reason=GLARE if hidden_by_light else HIDDEN_TOP)
     fit = fit_card(region, xs[band], ys, seg.cover[:, band])
     if fit is None:
@@ -96,6 +97,40 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
         return Column(Found.OCCLUDED, reason=HAND_OVER_TOP)
     return Column(Found.STACK, len(older) + 1, quad, "", (), older[0] if older else top,
                   tuple(older))
+
+
+# Where a stack's first card may lie: the layout's place, give or take a careless hand
+# (the scenes lay cards ±4 mm across and ±3 mm down; twice that here). Every stack covers
+# its first card's place (the later cards cover all of it but the strip), so a stack can
+# lie unseen only where that place can.
+PLACE_SLACK_MM = (8.0, 8.0)  # across, down
+# A card this much under clipped white can go unseen: the segmenter hardly sees the rest
+# of it, washed out round the spot (a card under a blown lamp on generated tables: three
+# quarters under the white, read as no card at all; half under it, always seen). Clipped
+# white elsewhere (beside the place, or a white-checked cloth's many small squares)
+# hides no card and leaves an empty place empty.
+HIDDEN_SHARE = 0.75
+
+
+def hides_a_card(seg: Segments, view: View, xc: float, reach_mm: float = 0.0) -> bool:
+    """True when the clipped spot could hide a card lying in the column at ``xc`` (mm):
+    some place within :data:`PLACE_SLACK_MM` of where the layout starts a stack, or up to
+    ``reach_mm`` further down (a top card further down a cascade), is at least
+    :data:`HIDDEN_SHARE` clipped white."""
+    if seg.blown is None:
+        return False
+    xs, ys = _grid(seg, view)
+    dx, dy = PLACE_SLACK_MM
+    across = np.arange(xc - dx, xc + dx + 0.1, STRIDE)
+    down = np.arange(STACK_START_MM - dy, STACK_START_MM + dy + reach_mm + 0.1, STRIDE)
+    c0 = np.searchsorted(xs, across - CARD_W_MM / 2)
+    c1 = np.searchsorted(xs, across + CARD_W_MM / 2)
+    r0, r1 = np.searchsorted(ys, down), np.searchsorted(ys, down + CARD_H_MM)
+    sums = cv2.integral((seg.blown > 0.5).astype(np.uint8))  # (h + 1, w + 1)
+    inside = (sums[np.ix_(r1, c1)] - sums[np.ix_(r0, c1)] - sums[np.ix_(r1, c0)]
+              + sums[np.ix_(r0, c0)])  # clipped grid pixels in each place (down × across)
+    card_px = CARD_AREA_MM2 * (view.scale / STRIDE) ** 2
+    return bool(inside.max() >= HIDDEN_SHARE * card_px)
 
 
 HAND_ON_TOP = 0.05  # a hand over this share of the top card hides too much to name it (the
