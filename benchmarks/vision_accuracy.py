@@ -245,7 +245,7 @@ def lamp_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
             c["wrong"] += sum(reading[n].top not in (None, t.top)
                               for n, t in truth.locations.items())
         empty, laid = readings[0][pair.location], readings[1][pair.location]
-        shows = laid.state is not Sight.EMPTY and laid.reason != GLARE
+        shows = laid.state in (Sight.CARD, Sight.UNKNOWN, Sight.FACE_DOWN)  # a card is seen
         c["n"] += 1
         c["empty"] += empty.state is Sight.EMPTY
         c["glare"] += empty.reason == GLARE
@@ -255,8 +255,9 @@ def lamp_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
     return [f"A blown lamp on or beside an empty place, {args.lamp_scenes} frames (one new camera "
             "each), each again with a card laid at the place:",
             f"- empty read empty {pct(c['empty'] / c['n'])} (n={c['n']}; read hidden by the "
-            f"glare {c['glare']}); where the laid card shows: {pct(c['empty_shows'] / c['shows'])} "
-            f"(n={c['shows']}); the laid card read empty: {c['laid_empty']}; wrong cards: "
+            f"glare {c['glare']}); where the laid card is seen: "
+            f"{pct(c['empty_shows'] / c['shows'])} (n={c['shows']}); the laid card read empty: "
+            f"{c['laid_empty']}; wrong cards: "
             f"{c['wrong']}; frames left out (the lamp clipped two markers): {c['unplaced']}"]
 
 
