@@ -13,7 +13,8 @@ asked about it). The service's camera loop and ``companion replay`` both use it.
 :class:`ScriptedCamera` films a scripted game (:mod:`engine.tracking.script`) frame by frame
 with the scene generator: hands over the locations that change while they change, then
 the still table, under light that drifts slowly as daylight does; optionally on another
-kind of table, and with something left lying over a location for a while.
+kind of table, with something left lying over a location for a while, with the markers
+out of sight for a while, or with the camera knocked partway through.
 """
 
 from __future__ import annotations
@@ -138,8 +139,12 @@ class ScriptedCamera:
     table: str | None = None  # a table kind of vision.synth.scene (None: its default)
     lamp: tuple[float, float, float] | None = None  # a lamp's fixed reflection: x, y, r mm
     lamp_strength: float = 0.8  # above 1 its middle is clipped flat white
+    # The camera knocked at nudge[0] seconds and left so: turned nudge[1]° about the
+    # frame's middle and shifted by (nudge[2], nudge[3]) pixels.
+    nudge: tuple[float, float, float, float] | None = None
+    unmarked: tuple[float, float] | None = None  # from, to (s): the markers out of sight
     t: float = 0.0
-    _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
+    _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...], bool], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
     _lamp_px: tuple[tuple[float, float], float] | None = field(
         default=None, init=False, repr=False, compare=False)  # centre and radius, pixels
@@ -167,6 +172,8 @@ class ScriptedCamera:
         if self._lamp_px is not None:  # after the room's light: the sensor clips it so
             (x, y), radius = self._lamp_px
             frame = effects.lamp(frame, (x, y), radius, self.lamp_strength)
+        if self.nudge is not None and self.t >= self.nudge[0]:
+            frame = knocked(frame, *self.nudge[1:])
         return effects.noise(frame, rng, 5.0)
 
     def _scene(self, layout: Layout, hands: tuple[str, ...],
@@ -175,7 +182,8 @@ class ScriptedCamera:
         # location (the generator is seeded afresh each time), so a still table is drawn
         # once, not once per frame; only the light and the sensor noise differ
         # from frame to frame.
-        key = (layout, hands, covered)
+        unmarked = self.unmarked is not None and self.unmarked[0] <= self.t < self.unmarked[1]
+        key = (layout, hands, covered, unmarked)
         if self._last is not None and self._last[0] == key:
             return self._last[1]
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
@@ -184,7 +192,8 @@ class ScriptedCamera:
         kind: dict[str, Any] = {"table": self.table} if self.table is not None else {}
         options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
-                                     hands=hands, objects=covered, glare=0.0, **kind)
+                                     hands=hands, objects=covered, glare=0.0,
+                                     show_markers=not unmarked, **kind)
         frame, truth = scene.render(stacks, random.Random(self.seed), options)
         if self.lamp is not None:  # drawn on each frame, over the light (see _frame)
             x, y, r = self.lamp
@@ -197,6 +206,16 @@ class ScriptedCamera:
         frame = effects.jpeg(frame, random.Random(self.seed), (75, 90))
         self._last = (key, frame)
         return frame
+
+
+def knocked(frame: np.ndarray, degrees: float, dx: float, dy: float) -> np.ndarray:
+    """``frame`` as a camera turned ``degrees`` about its axis and shifted (``dx``, ``dy``)
+    pixels sees it (the picture's new edges repeat its old ones)."""
+    h, w = frame.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    turn[:, 2] += np.array((dx, dy))
+    out: np.ndarray = cv2.warpAffine(frame, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 Cover = Callable[[int], tuple[str, ...]]  # moment number → locations covered meanwhile
