@@ -25,7 +25,6 @@ import numpy as np
 from vision.count import CARD_H_MM, STACK_START_MM
 from vision.locate import CARD_W_MM, REACHES_OFF, STACK_REACH_MM, Column, Found, card_quad
 from vision.segmenter import STRIDE, Segments
-from vision.synth.labels import Part
 from vision.view import View
 
 CARD_AREA_MM2 = CARD_W_MM * CARD_H_MM
@@ -106,17 +105,17 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
 # lie unseen only where that place can.
 PLACE_SLACK_MM = (8.0, 8.0)  # across, down
 # Under a blown lamp the segmenter misses a card whose place is nearly all clipped white,
-# or most of it while the rest of the place is washed out round the spot: there a card's
-# edges leave the segmenter unsure what it sees, where bare table leaves it sure. On
-# generated pairs (a blown lamp on or beside an empty place, then a card laid there;
-# 594 pairs on seeds of their own, see benchmarks/vision_accuracy.py --lamp-scenes):
-# no card the segmenter missed was read empty, and where a card would have shown the
-# empty place read hidden 33 times, against 84 for the clipped share alone at its safe
-# bar (0.75) and 0 missed.
+# or most of it while the rest of its place, washed out round the spot, still shows a
+# trace of card (bare table there shows none). On generated pairs (a blown lamp on or
+# beside an empty place, then a card laid there; 594 pairs on seeds of their own, see
+# benchmarks/vision_accuracy.py --lamp-scenes) the cards it missed were 0.91 clipped or
+# more, or 0.6 with a trace of 0.094 or more (empty places: 0.045 at most, two apart):
+# none is read empty with the bars below, and where a card would have shown the empty
+# place reads hidden 17 times, against 84 for the clipped share alone at its safe bar
+# (0.75).
 HIDDEN_ALL = 0.9  # a place this much clipped white: a card there goes unseen
-HIDDEN_MOST = 0.6  # ... this much, while the segmenter is unsure of the rest (UNSURE_SHARE)
-UNSURE_TABLE = 0.9  # the segmenter is sure of bare table from this probability
-UNSURE_SHARE = 0.25
+HIDDEN_MOST = 0.6  # ... this much, with a trace of card beside the white (CARD_TRACE)
+CARD_TRACE = 0.06  # the mean card probability over the rest of the place
 TOP_HIDDEN = 0.7  # a top card showing less than TOP_MIN_SHARE: the white over this much
 
 
@@ -126,7 +125,7 @@ def hides_a_card(seg: Segments, view: View, xc: float) -> bool:
     clipped = clipped_share(seg, view, xc)
     if clipped >= HIDDEN_ALL:
         return True
-    return clipped >= HIDDEN_MOST and _unsure_beside(seg, view, xc) >= UNSURE_SHARE
+    return clipped >= HIDDEN_MOST and _card_beside(seg, view, xc) >= CARD_TRACE
 
 
 def clipped_share(seg: Segments, view: View, xc: float, reach_mm: float = 0.0) -> float:
@@ -148,9 +147,9 @@ def clipped_share(seg: Segments, view: View, xc: float, reach_mm: float = 0.0) -
     return float(inside.max()) / (CARD_AREA_MM2 * (view.scale / STRIDE) ** 2)
 
 
-def _unsure_beside(seg: Segments, view: View, xc: float) -> float:
-    """The share of the stack's places (all of :data:`PLACE_SLACK_MM`) outside the
-    clipped white where the segmenter is not sure it sees bare table."""
+def _card_beside(seg: Segments, view: View, xc: float) -> float:
+    """The mean card probability over the stack's places (all of :data:`PLACE_SLACK_MM`)
+    outside the clipped white: a card washed out there leaves a trace."""
     assert seg.blown is not None
     xs, ys = _grid(seg, view)
     dx, dy = PLACE_SLACK_MM
@@ -159,8 +158,7 @@ def _unsure_beside(seg: Segments, view: View, xc: float) -> float:
     rest = seg.blown[rows][:, cols] < 0.5
     if not rest.any():
         return 1.0
-    table = seg.parts[Part.TABLE][rows][:, cols]
-    return float((table[rest] < UNSURE_TABLE).mean())
+    return float(seg.card[rows][:, cols][rest].mean())
 
 
 WHITE_MM2 = 30.0  # clipped white over this much of a column may hide part of its stack

@@ -162,10 +162,10 @@ def test_clipped_white_beside_an_empty_place_leaves_it_empty() -> None:
         Found.OCCLUDED, GLARE)
 
 
-def test_most_of_a_place_under_the_white_hides_it_where_the_rest_is_washed_out() -> None:
+def test_most_of_a_place_under_the_white_hides_it_where_a_trace_of_card_shows() -> None:
     """Four fifths of Mars' place clipped white: with bare table plainly round it a card
-    there would show, so the place is empty; washed out round it (the segmenter unsure
-    what lies there, as where a card's edges are) a card could go unseen."""
+    there would show, so the place is empty; with a trace of card round it (a card's
+    edges washed out, the segmenter unsure of them) a card could go unseen."""
     truth, view = scene({"luna": ["eo"]}, 4)
     seg = perfect(truth, view)
     spot = glared_mm(seg, view, lambda x, y: (x - 123) ** 2 + (y - 64) ** 2 < 40 ** 2)
@@ -175,7 +175,7 @@ def test_most_of_a_place_under_the_white_hides_it_where_the_rest_is_washed_out()
     ys = view.y0 + (np.arange(h) * 2 + 0.5) / view.scale
     ring = (xs[None, :] - 123) ** 2 + (ys[:, None] - 64) ** 2 < 60 ** 2
     parts = spot.parts.copy()
-    parts[:, ring & (spot.blown < 0.5)] = 0.25  # washed: no part sure
+    parts[:, ring & (spot.blown < 0.5)] = 0.25  # washed: no part sure, half of it card
     washed = Segments(parts, spot.edges, spot.blown)
     assert (read_stacks(washed, view)[1].state, read_stacks(washed, view)[1].reason) == (
         Found.OCCLUDED, GLARE)
