@@ -175,9 +175,11 @@ def test_an_outline_a_few_millimetres_off_is_named_from_one_moved_back(
 
 
 def knock(frame: np.ndarray, degrees: float, dx: float, dy: float) -> np.ndarray:
-    from device.perception import knocked  # the scripted camera's own knock
-
-    return knocked(frame, degrees, dx, dy)
+    """``frame`` as a camera turned ``degrees`` and shifted (``dx``, ``dy``) px sees it."""
+    h, w = frame.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    turn[:, 2] += np.array((dx, dy))
+    return cv2.warpAffine(frame, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
 LAYOUT = {"jupiter": ["aja", "sevro"], "mars": ["eo"], "luna": ["darrow"], "institute": ["lorn"]}
