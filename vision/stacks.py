@@ -109,10 +109,10 @@ PLACE_SLACK_MM = (8.0, 8.0)  # across, down
 # trace of card (bare table there shows none). On generated pairs (a blown lamp on or
 # beside an empty place, then a card laid there; 594 pairs on seeds of their own, see
 # benchmarks/vision_accuracy.py --lamp-scenes) the cards it missed were 0.91 clipped or
-# more, or 0.6 with a trace of 0.094 or more (empty places: 0.045 at most, two apart):
-# none is read empty with the bars below, and where a card would have shown the empty
-# place reads hidden 17 times, against 84 for the clipped share alone at its safe bar
-# (0.75).
+# more, or 0.6-0.9 with a trace of 0.094 or more (empty places: 0.045 at most, but for
+# three): none is read empty with the bars below, and where a card would have shown the
+# empty place reads hidden 17 times, against 84 for the clipped share alone at its
+# safe bar (0.75).
 HIDDEN_ALL = 0.9  # a place this much clipped white: a card there goes unseen
 HIDDEN_MOST = 0.6  # ... this much, with a trace of card beside the white (CARD_TRACE)
 CARD_TRACE = 0.06  # the mean card probability over the rest of the place
