@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +53,8 @@ from vision.enroll import enroll  # noqa: E402
 from vision.head import save  # noqa: E402
 from vision.locate import STACK_REACH_MM, View, locate  # noqa: E402
 from vision.progress import Progress  # noqa: E402
-from vision.scanner import TableScanner  # noqa: E402
+from vision.scanner import Sight, TableScanner  # noqa: E402
+from vision.stacks import GLARE  # noqa: E402
 from vision.synth import cards as synth_cards  # noqa: E402
 
 PROGRESS = Progress("vision_accuracy", quiet=True)  # main's own, on stderr (--quiet: none)
@@ -222,7 +224,7 @@ def kinds_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
     """Per table kind, single frames (a new camera each): the usual figures."""
     lines = [f"Table kinds, {args.kind_scenes} held-out frames each (one new camera per frame):"]
     for k, (name, table) in enumerate(evaluate.CONDITIONS.items()):
-        if name == "usual":
+        if name == "usual" or name not in args.kinds.split(","):
             continue
         seed = evaluate.HELD_OUT_SEED + 200_000 + 10_000 * k
         frames = drawn(evaluate.scenes(args.kind_scenes, "photo", seed=seed,
@@ -236,6 +238,46 @@ def kinds_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
                      f"{pct(t.rate('card', 'depth'))}; wrong where covered "
                      f"{pct(t.rate_of(('occluded', 'unknown'), 'wrong'))}")
     return lines
+
+
+def lamp_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
+    """A blown lamp on or beside an empty place, then a card laid there: the glare verdict
+    only where a card would go unseen, and never an empty place where one lies."""
+    c: Counter[str] = Counter()
+    scanner = TableScanner(classifier=base)
+    for pair in evaluate.lamp_beside_empty(args.lamp_scenes, photo_dir=args.photos):
+        readings = [_scan_alone(scanner, frame) for frame, _truth in (pair.empty, pair.laid)]
+        if readings[0] is None or readings[1] is None:
+            c["unplaced"] += 1  # the lamp clipped two markers: no calibration to read with
+            continue
+        for reading, (_frame, truth) in zip(readings, (pair.empty, pair.laid), strict=True):
+            c["wrong"] += sum(reading[n].top not in (None, t.top)
+                              for n, t in truth.locations.items())
+        empty, laid = readings[0][pair.location], readings[1][pair.location]
+        shows = laid.state in (Sight.CARD, Sight.UNKNOWN, Sight.FACE_DOWN)  # a card is seen
+        c["n"] += 1
+        c["empty"] += empty.state is Sight.EMPTY
+        c["glare"] += empty.reason == GLARE
+        c["shows"] += shows
+        c["empty_shows"] += shows and empty.state is Sight.EMPTY
+        c["laid_empty"] += laid.state is Sight.EMPTY
+    return [f"A blown lamp on or beside an empty place, {args.lamp_scenes} frames (one new camera "
+            "each), each again with a card laid at the place:",
+            f"- empty read empty {pct(c['empty'] / c['n'])} (n={c['n']}; read hidden by the "
+            f"glare {c['glare']}); where the laid card is seen: "
+            f"{pct(c['empty_shows'] / c['shows'])} (n={c['shows']}); the laid card read empty: "
+            f"{c['laid_empty']}; wrong cards: "
+            f"{c['wrong']}; frames left out (the lamp clipped two markers): {c['unplaced']}"]
+
+
+def _scan_alone(scanner: TableScanner, frame: np.ndarray):  # type: ignore[no-untyped-def]
+    """``frame`` read with the calibration its own markers give (None: too few seen)."""
+    found = calibrate.detect(frame)
+    if found is None:
+        return None
+    scanner.keep(found)
+    scanner.still.forget()
+    return scanner.scan(frame)
 
 
 def games_report(args: argparse.Namespace, base: CardClassifier) -> list[str]:
@@ -302,6 +344,8 @@ def report(args: argparse.Namespace) -> list[str]:
         lines += unseen_report(args, base)
     if args.kind_scenes:
         lines += kinds_report(args, base)
+    if args.lamp_scenes:
+        lines += lamp_report(args, base)
     if args.games:
         lines += games_report(args, base)
     if args.baseline_scenes and frames:
@@ -412,6 +456,10 @@ def main() -> int:
                         help="of the held-out scenes, for the classic baselines (0: skip)")
     parser.add_argument("--kind-scenes", type=int, default=100,
                         help="frames per table kind (0: skip)")
+    parser.add_argument("--kinds", default=",".join(k for k in evaluate.CONDITIONS if k != "usual"),
+                        help="the table kinds --kind-scenes reports, comma-separated")
+    parser.add_argument("--lamp-scenes", type=int, default=300,
+                        help="frames of a blown lamp beside an empty place (0: skip)")
     parser.add_argument("--games", type=int, default=3, help="still games per table kind")
     parser.add_argument("--changes", type=int, default=25, help="changes per still game")
     parser.add_argument("--model", type=Path, default=None)

@@ -86,9 +86,10 @@ def breakdown(truth_path: Path, pred_path: Path) -> list[str]:
     groups: dict[str, Counter[str]] = defaultdict(Counter)
     unplaced = 0
     for t in json.loads(truth_path.read_text()):
-        # a frame where fewer than three markers are found cannot be placed (a fixed
-        # camera keeps the calibration it found before): these rows leave it out, as the
-        # scorer's top figure leaves out every frame without all four
+        # a frame where fewer than three markers are found cannot be placed (table scan
+        # reads it unknown everywhere, never with another frame's calibration): these
+        # rows leave it out, as the scorer's top figure leaves out every frame without
+        # all four
         if calibrate.detect(cv2.imread(str(truth_path.parent / t["frame"]))) is None:
             unplaced += 1
             continue

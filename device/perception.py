@@ -13,7 +13,8 @@ asked about it). The service's camera loop and ``companion replay`` both use it.
 :class:`ScriptedCamera` films a scripted game (:mod:`engine.tracking.script`) frame by frame
 with the scene generator: hands over the locations that change while they change, then
 the still table, under light that drifts slowly as daylight does; optionally on another
-kind of table, and with something left lying over a location for a while.
+kind of table, with something left lying over a location for a while, with the markers
+out of sight for a while, or with the camera knocked partway through.
 """
 
 from __future__ import annotations
@@ -186,20 +187,19 @@ class Room:
             return (self.rest[2],)
         return ()
 
-    def show(self, frame: np.ndarray, t: float) -> np.ndarray:
-        """``frame`` as the camera takes it at ``t``: in the room's light, from where
-        the arm holds it."""
-        if self.light is not None and t >= self.light[0]:
-            _, gain, warm = self.light
-            bgr = np.array([gain * (1 - warm), gain, gain * (1 + warm)], np.float32)
-            frame = np.clip(frame * bgr, 0, 255).astype(np.uint8)
-        if self.nudge is not None and t >= self.nudge[0]:
-            _, degrees, dx, dy = self.nudge
-            h, w = frame.shape[:2]
-            turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-            turn[:, 2] += np.array([dx, dy])
-            frame = cv2.warpAffine(frame, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
-        return frame
+    def lit(self, frame: np.ndarray, t: float) -> np.ndarray:
+        """``frame`` in the room's light at ``t``."""
+        if self.light is None or t < self.light[0]:
+            return frame
+        _, gain, warm = self.light
+        bgr = np.array([gain * (1 - warm), gain, gain * (1 + warm)], np.float32)
+        return np.clip(frame * bgr, 0, 255).astype(np.uint8)
+
+    def seen(self, frame: np.ndarray, t: float) -> np.ndarray:
+        """``frame`` as the camera sees it from where the arm holds it at ``t``."""
+        if self.nudge is None or t < self.nudge[0]:
+            return frame
+        return knocked(frame, *self.nudge[1:])
 
 
 QUIET = Room()
@@ -223,8 +223,9 @@ class ScriptedCamera:
     lamp_strength: float = 0.8  # above 1 its middle is clipped flat white
     room: Room = QUIET  # a nudge, a change of light, a gap, a resting hand
     back: str = "classic"  # the face-down cards' design (vision.synth.cards.BACKS)
+    unmarked: tuple[float, float] | None = None  # from, to (s): the markers out of sight
     t: float = 0.0
-    _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...]], np.ndarray] | None = field(
+    _last: tuple[tuple[Layout, tuple[str, ...], tuple[str, ...], bool], np.ndarray] | None = field(
         default=None, init=False, repr=False, compare=False)
     _lamp_px: tuple[tuple[float, float], float] | None = field(
         default=None, init=False, repr=False, compare=False)  # centre and radius, pixels
@@ -253,7 +254,7 @@ class ScriptedCamera:
         if self.room.dropped(t):
             return None
         hands = tuple(dict.fromkeys((*hands, *self.room.resting(t))))
-        return self.room.show(self._frame(layout, hands, covered, k), t)
+        return self._frame(layout, hands, covered, k)
 
     def _tick(self) -> float:
         self.t += 1.0 / self.fps
@@ -264,10 +265,11 @@ class ScriptedCamera:
         rng = random.Random(hash((self.seed, round(self.t * 1000), k)))
         gain = 1.0 + 0.2 * math.sin(2 * math.pi * self.t / self.drift_period_s)
         frame = cv2.convertScaleAbs(self._scene(layout, hands, covered), alpha=gain)
+        frame = self.room.lit(frame, self.t)
         if self._lamp_px is not None:  # after the room's light: the sensor clips it so
             (x, y), radius = self._lamp_px
             frame = effects.lamp(frame, (x, y), radius, self.lamp_strength)
-        return effects.noise(frame, rng, 5.0)
+        return effects.noise(self.room.seen(frame, self.t), rng, 5.0)
 
     def _scene(self, layout: Layout, hands: tuple[str, ...],
                covered: tuple[str, ...]) -> np.ndarray:
@@ -275,7 +277,8 @@ class ScriptedCamera:
         # location (the generator is seeded afresh each time), so a still table is drawn
         # once, not once per frame; only the light and the sensor noise differ
         # from frame to frame.
-        key = (layout, hands, covered)
+        unmarked = self.unmarked is not None and self.unmarked[0] <= self.t < self.unmarked[1]
+        key = (layout, hands, covered, unmarked)
         if self._last is not None and self._last[0] == key:
             return self._last[1]
         stacks = {loc.value: [FACE_DOWN if down else str(card) for card, down in stack]
@@ -286,7 +289,8 @@ class ScriptedCamera:
             kind["faces"] = {FACE_DOWN: card_back(self.back)}
         options = scene.SceneOptions(style=self.style, photo_dir=self.photo_dir,
                                      size=self.size, tilt_deg=self.tilt_deg, capture=False,
-                                     hands=hands, objects=covered, glare=0.0, **kind)
+                                     hands=hands, objects=covered, glare=0.0,
+                                     show_markers=not unmarked, **kind)
         frame, truth = scene.render(stacks, random.Random(self.seed), options)
         if self.lamp is not None:  # drawn on each frame, over the light (see _frame)
             x, y, r = self.lamp
@@ -299,6 +303,16 @@ class ScriptedCamera:
         frame = effects.jpeg(frame, random.Random(self.seed), (75, 90))
         self._last = (key, frame)
         return frame
+
+
+def knocked(frame: np.ndarray, degrees: float, dx: float, dy: float) -> np.ndarray:
+    """``frame`` as a camera turned ``degrees`` about its axis and shifted (``dx``, ``dy``)
+    pixels sees it (the picture's new edges repeat its old ones)."""
+    h, w = frame.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    turn[:, 2] += np.array((dx, dy))
+    out: np.ndarray = cv2.warpAffine(frame, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 Cover = Callable[[int], tuple[str, ...]]  # moment number → locations covered meanwhile

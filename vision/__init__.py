@@ -7,7 +7,9 @@ The APIs other parts build on:
   name) a ``LocationReading(state, top, confidence, depth)``; ``state`` is a ``Sight``:
   ``empty``, ``card``, ``occluded``, ``face_down``, ``unknown``. Results are pure; the
   scanner keeps only the calibration, re-detecting the ArUco markers every
-  ``redetect_every`` scans so a bumped camera recovers.
+  ``redetect_every`` scans and whenever they no longer show where they were, so a
+  bumped camera is recalibrated at the first frame that shows its markers
+  (``.moves`` counts the moves found).
 * :class:`vision.stabilize.Stabilizer` ``.update(reading, t_seconds) -> list[StableChange]``
   (``added``, ``removed``, ``replaced``, ``occluded``, ``cleared``) and ``.state``.
 * :func:`vision.synth.scene.render` ``(layout, rng, SceneOptions(...)) -> (frame, truth)``

@@ -22,6 +22,7 @@ from vision import calibrate
 from vision.calibrate import Calibration
 from vision.scanner import Sight, TableReading
 from vision.stabilize import Stabilizer
+from vision.synth import effects
 from vision.synth.cards import FACE_DOWN
 from vision.synth.scene import FOREIGN, SceneOptions, SceneTruth, render
 
@@ -159,6 +160,62 @@ def scenes(
             table, rng, style=style, photo_dir=photo_dir, hands=covered, objects=objs
         )
         yield render(layout, rng, options)
+
+
+@dataclass(frozen=True)
+class LampPair:
+    """A scene with one empty place and a blown lamp's reflection on or beside it, and the
+    same scene (camera, table, lamp, light) with a card laid at that place."""
+
+    location: str
+    empty: tuple[np.ndarray, SceneTruth]
+    laid: tuple[np.ndarray, SceneTruth]
+
+
+def lamp_beside_empty(count: int, seed: int = HELD_OUT_SEED + 600_000, style: str = "photo",
+                      photo_dir: Path | None = None) -> Iterator[LampPair]:
+    """``count`` :class:`LampPair` scenes: a lamp of 20-65 mm radius clipped flat white,
+    its centre within 60 mm across of the empty place; on wood, felt, paint, planks or a
+    checked cloth, exposed up to 35 % brighter (a cloth's white checks clip as well), with
+    up to three smaller clipped reflections anywhere."""
+    names = [loc.value for loc in Location]
+    for i in range(count):
+        rng = random.Random(seed + i)
+        k = rng.randrange(len(names))
+        cards = iter(rng.sample(ALL_IDS, 12))
+        layout = {n: [] if j == k else [next(cards) for _ in range(rng.choice((0, 1, 2, 3)))]
+                  for j, n in enumerate(names)}
+        column = calibrate.PLAY_W_MM / len(names)
+        lamp = (column * (k + 0.5) + rng.uniform(-60, 60), rng.uniform(30, 130),
+                rng.uniform(20, 65))
+        options = SceneOptions(style=style, photo_dir=photo_dir, lamp=lamp,
+                               lamp_strength=rng.uniform(1.2, 2.0),
+                               table=rng.choice((None, "planks", "gingham")))
+        gain = rng.uniform(1.0, 1.35)
+        spots = [((rng.uniform(0, 1), rng.uniform(0, 1)), rng.uniform(0.015, 0.06),
+                  rng.uniform(1.0, 2.5)) for _ in range(rng.randint(0, 3))]
+        light = _Lit(options, gain, spots, rng.randrange(1 << 30))
+        laid = {**layout, names[k]: [next(cards)]}
+        yield LampPair(names[k], light.draw(layout), light.draw(laid))
+
+
+@dataclass(frozen=True)
+class _Lit:
+    """One camera's scene options, exposure and extra reflections, for drawing twice."""
+
+    options: SceneOptions
+    gain: float
+    spots: list[tuple[tuple[float, float], float, float]]  # (x, y) of the frame, radius, strength
+    seed: int
+
+    def draw(self, stacks: dict[str, list[str]]) -> tuple[np.ndarray, SceneTruth]:
+        frame, truth = render(stacks, random.Random(self.seed), self.options)
+        frame = cv2.convertScaleAbs(frame, alpha=self.gain)
+        h, w = frame.shape[:2]
+        for (x, y), radius, strength in self.spots:
+            frame = effects.glare(frame, random.Random(self.seed), (x * w, y * h), radius * w,
+                                  strength)
+        return frame, truth
 
 
 def clear_view(

@@ -2,9 +2,14 @@
 
 :class:`TableScanner` keeps only the calibration (and the rectifying view derived from
 it) between frames; every :meth:`~TableScanner.scan` result is pure. ArUco detection is
-slow at 1280×960, so markers are looked for every ``redetect_every`` scans (and on every
-scan until they are first found); a bumped camera recovers at the next look. A manual
-calibration is never replaced.
+slow at 1280×960, so the markers are looked for every ``redetect_every`` scans (and on
+every scan until they are first found); in between, each scan checks that they still
+show where the calibration found them (:mod:`vision.watch`, under a millisecond) and
+looks for them at once when they do not: a knocked camera is recalibrated at the first
+frame that shows its markers again. Markers found more than :data:`MOVED_MM` from where
+they were mean the camera moved (:attr:`TableScanner.moves` counts it). A frame whose
+stacks lie where the calibration allows none (a camera turned while its markers are
+out of sight) names no card. A manual calibration is never replaced.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from vision.classifier import CardClassifier, Identification
 from vision.crop import warp_card
 from vision.locate import (
     RETRY_REASONS,
+    STACK_START_MM,
     Column,
     Evidence,
     Found,
@@ -32,14 +38,18 @@ from vision.locate import (
 )
 from vision.outlines import farther_outlines, outline_depth
 from vision.segmenter import Segmenter, default_segmenter_path
-from vision.stacks import read_column, read_stacks
+from vision.stacks import read_column, read_stacks, unlit
 from vision.still import StillTable
 from vision.table import Reference
+from vision.watch import MarkerWatch
 
 FARTHER_SCORE, FARTHER_MARGIN = 0.8, 0.2  # the bar for a card on a second-guess outline
 LOOK_AROUND_MM = [np.array((dx, dy), np.float32) for dx in (-4.0, 0.0, 4.0)
                   for dy in (-3.0, 0.0, 3.0) if (dx, dy) != (0.0, 0.0)]
-MOVED_PX = 2.0  # markers found this far from the last look: the camera moved
+MOVED_PX = 2.0  # markers found this far from the last look: a new view of the table
+MOVED_MM = 3.0  # ... and this far (at any corner): the camera was moved, not just jittered
+LOOK_EVERY = 3  # scans: while the markers cannot be found (hands over them), look for
+#                 them at most this often (a look costs tens of milliseconds)
 LEARN_EVERY = 3  # the reference learns from every third scan of a view (a still table at
 #                  10 frames a second changes slowly), starting with the second
 
@@ -140,6 +150,9 @@ class TableScanner:
         self._view: View | None = None
         self._reference: Reference | None = None
         self._scans = self._seen = 0
+        self._watch: MarkerWatch | None = None  # the markers as the last look found them
+        self._since_look = 0  # scans since the markers were last looked for in vain
+        self.moves = 0  # times the markers were found moved: the camera was knocked
         self.still = StillTable()  # a still table is not read again every frame
         # The columns the last reading was made from (a still table's too): where each
         # stack's cards lie, for reading the covered ones' strips (vision.strips).
@@ -164,8 +177,10 @@ class TableScanner:
         """Hold ``calibration``; a new view of the table starts a new reference, a look
         that finds the markers where they were keeps the old one."""
         if calibration is None:
-            self._view = self._reference = None
+            self._view = self._reference = self._watch = None
         elif self._view is None or _moved(self._view.calibration, calibration):
+            if self._view is not None and _moved_mm(self._view.calibration, calibration):
+                self.moves += 1
             self._view = View(calibration)
             self._reference = Reference(self._view)
             self._seen = 0  # scans of this view
@@ -173,15 +188,23 @@ class TableScanner:
     def recalibrate(self, frame: np.ndarray) -> bool:
         """Look for the markers now; True when found (the calibration is then replaced).
         Three markers where the held calibration puts them keep it: a hand hides the fourth."""
-        found = calibrate.detect(frame, held=self.calibration)
+        markers = calibrate.find_markers(frame)
+        size = (frame.shape[1], frame.shape[0])
+        found = calibrate.from_markers(markers, size, held=self.calibration)
+        # After a look in vain (hands over the markers) the next waits LOOK_EVERY scans;
+        # after one that found them, the next frame that moves them is looked at at once.
+        self._since_look = 0 if found is None else LOOK_EVERY
         if found is not None:
             self._use(found)
+            self._watch = MarkerWatch(frame, markers)
             self._scans = 1  # the next look is a full interval away
         return found is not None
 
     def keep(self, calibration: Calibration | None) -> None:
-        """Hold ``calibration`` as if the last look had found it (None: uncalibrated)."""
+        """Hold ``calibration`` as if the last look had found it (None: uncalibrated);
+        the markers are not watched until a look finds them."""
         self._use(calibration)
+        self._watch = None
         self._scans = 1
 
     def learn_table(self, frame: np.ndarray) -> list[str]:
@@ -212,9 +235,17 @@ class TableScanner:
 
     def _maybe_recalibrate(self, frame: np.ndarray) -> None:
         due = self._scans % self.redetect_every == 0
-        if not self._fixed and (self._view is None or due):
+        if not self._fixed and (self._view is None or due or self._doubted(frame)):
             self.recalibrate(frame)
         self._scans += 1
+        self._since_look += 1
+
+    def _doubted(self, frame: np.ndarray) -> bool:
+        """Do the markers no longer show where the last look found them (and is another
+        look due)? A hand over one leaves three in place; a knocked camera moves all."""
+        if self._watch is None or self._since_look < LOOK_EVERY:
+            return False
+        return not self._watch.agrees(frame)
 
     def scan(self, frame: np.ndarray) -> TableReading:
         """Readings for the four locations in ``frame`` (BGR): the last ones while the
@@ -238,10 +269,14 @@ class TableScanner:
         if self._view is None:
             return uncalibrated()
         if self.segmenter is not None:
-            columns = read_stacks(self.segmenter(self._view.rectify(frame)), self._view)
+            segments = self.segmenter(self._view.rectify(frame))
+            columns = read_stacks(segments, self._view)
             idents = self._name_tops(frame, columns)
             self._look_around(frame, columns, idents)
             self._second_look(frame, columns, idents)
+            lit = [not unlit(segments, self._view, i) for i in range(len(columns))]
+            if misplaced(columns, self._view, lit):
+                return self._doubt()
             self.columns = columns
             return TableReading({
                 loc.value: reading(c, ident)
@@ -250,6 +285,8 @@ class TableScanner:
         ev = evidence(frame, self._view, self._reference)
         columns = [locate_column(ev, self._view, i) for i in range(len(Location))]
         idents = self._identify(frame, ev, columns)
+        if misplaced(columns, self._view):
+            return self._doubt()
         self.columns = columns
         self._learn(ev, columns, idents)
         out = {
@@ -257,6 +294,13 @@ class TableScanner:
             for loc, c, ident in zip(Location, columns, idents, strict=True)
         }
         return TableReading(out)
+
+    def _doubt(self) -> TableReading:
+        """The reading of a frame that contradicts the calibration: nothing can be said
+        anywhere, and the markers are looked for at the next scan."""
+        self._scans = 0
+        self.columns = []
+        return uncalibrated()
 
     def _learn(
         self, ev: Evidence, columns: list[Column], idents: list[Identification | None]
@@ -398,12 +442,47 @@ def _named(idents: list[Identification | None]) -> list[bool]:
     return [i is not None and (i.card is not None or i.face_down) for i in idents]
 
 
+def _moved_mm(old: Calibration, new: Calibration) -> bool:
+    """True when a corner of the play area moved more than :data:`MOVED_MM` in the frame
+    (millimetres of the old calibration's scale): the camera itself was moved."""
+    shift = np.abs(np.asarray(old.corners) - np.asarray(new.corners)).max()
+    return bool(shift > MOVED_MM * calibrate.px_per_mm(old))
+
+
 def _moved(old: Calibration, new: Calibration) -> bool:
     """True when the play area's corners moved more than :data:`MOVED_PX` (or its size
     changed): marker detection's own jitter is well under that."""
     shift = np.abs(np.asarray(old.corners) - np.asarray(new.corners)).max()
     same_size = (old.width_mm, old.height_mm) == (new.width_mm, new.height_mm)
     return bool(shift > MOVED_PX) or not same_size or old.source != new.source
+
+
+# Where the layout puts a stack (docs/table.md): each card in the middle of its column,
+# laid by hand a few millimetres off (generated scenes: ±4 mm and ±5°, the fitted middle
+# at most 6 mm off), the first card's top edge about STACK_START_MM down (scenes: 16-25
+# mm). A top card's middle this far off, or a stack starting outside this window, lies
+# across the gap between two columns or above the play area: the calibration no longer
+# fits the table (a camera turned while its markers were out of sight).
+OFF_MIDDLE_MM = 15.0
+START_WINDOW_MM = (STACK_START_MM - 12.0, STACK_START_MM + 16.0)
+
+
+def misplaced(columns: list[Column], view: View, lit: list[bool] | None = None) -> bool:
+    """True when a stack lies where the layout allows none (:data:`OFF_MIDDLE_MM`,
+    :data:`START_WINDOW_MM`). Where ``lit`` says a lamp's clipped white lies, it hides
+    part of the stack and can misplace its outline: two such columns must agree."""
+    width = view.calibration.width_mm / len(columns)
+    lo, hi = START_WINDOW_MM
+    out_lit = 0
+    for i, column in enumerate(columns):
+        if column.state is not Found.STACK or column.quad_mm is None:
+            continue
+        off = abs(float(column.quad_mm[:, 0].mean()) - (i + 0.5) * width)
+        if off > OFF_MIDDLE_MM or not lo <= column.top_mm <= hi:
+            if lit is None or not lit[i]:
+                return True
+            out_lit += 1
+    return out_lit >= 2
 
 
 def _worth_another_look(column: Column, ident: Identification | None) -> bool:

@@ -1,6 +1,6 @@
 """``companion table``: scan table frames and print the calibration marker sheet.
 
-    companion table scan FRAME... [--model FILE.onnx] [--json]
+    companion table scan FRAME... [--model FILE.onnx] [--json] [--same-camera]
     companion table scan FRAME... --corners "x,y x,y x,y x,y"   # manual calibration
     companion table scan FRAME... --calibration calib.json
     companion table markers --out markers.pdf [--paper letter]
@@ -13,9 +13,12 @@
 
 ``elapsed_ms`` is the scan alone (marker detection included, start-up excluded).
 ``state`` (an addition to the contract) is one of empty, card, occluded, face_down,
-unknown. Without ``--corners``/``--calibration`` each frame is calibrated from its
+unknown. Without ``--corners``/``--calibration`` each frame is calibrated from its own
 ArUco markers (three of the four will do); a frame without them reads ``unknown``
-everywhere.
+everywhere: the frames are taken to be unrelated photos, and another camera's
+calibration would put the columns in the wrong places. ``--same-camera`` reads a series
+from one fixed camera as the device does: a frame whose markers cannot be seen (a hand,
+motion blur) is read with the calibration of the last frame that showed them.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     scan.add_argument("--json", action="store_true", help="one JSON object per frame")
     scan.add_argument("--corners", help="manual play-area corners 'x,y x,y x,y x,y' (TL TR BR BL)")
     scan.add_argument("--calibration", type=Path, help="calibration JSON (docs/vision.md)")
+    scan.add_argument("--same-camera", action="store_true",
+                      help="the frames come from one fixed camera: a frame without markers "
+                           "is read with the last calibration found")
     scan.set_defaults(handler=run_scan)
     marks = tsub.add_parser("markers", help="write the printable ArUco marker sheet",
                             description="Write the printable marker sheet: a vector PDF "
@@ -92,9 +98,12 @@ def run_scan(args: argparse.Namespace) -> int:
         check_image(path, "frame")
     scanner = TableScanner(calibration=calibration, redetect_every=1,
                            classifier=load_classifier(args.model))
+    alone = calibration is None and not args.same_camera
     for path in frames:
         frame = decode_image(path, "frame")
         start = time.perf_counter()
+        if alone:
+            scanner.keep(None)  # this frame's own markers, or nothing
         reading = scanner.scan(frame)
         elapsed = (time.perf_counter() - start) * 1000
         _print(path, elapsed, reading, args.json)

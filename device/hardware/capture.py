@@ -175,6 +175,15 @@ def glare_message(location: str) -> str:
             "the lamp until the camera sees them again.")
 
 
+CAMERA_MOVED = "camera-moved"  # the notice's kind (shown on the page and logged)
+
+
+def moved_message() -> str:
+    """What the table is told when the markers were found moved: the camera was knocked."""
+    return ("The camera moved: the play area was found again from its markers. The game "
+            "goes on; keep the camera still.")
+
+
 def _notice_for(location: str, reason: str) -> tuple[str, str] | None:
     """The notice a location read occluded for ``reason`` calls for, if any: something
     the table can fix, not a hand that will move on its own."""
@@ -223,6 +232,7 @@ class VisionPipeline:
         self.view: Any = None  # the last stable view handed on
         self.frame: np.ndarray | None = None
         self.scans = 0
+        self.moves = 0  # camera moves the scanner found (its markers seen elsewhere)
         self._tasks: queue.SimpleQueue[Task] = queue.SimpleQueue()
         self.strips = Strips()  # the cards seen on top, to name covered strips by
 
@@ -238,6 +248,7 @@ class VisionPipeline:
         self._run_tasks(scanner, frame)
         self.reading = scanner.scan(frame)
         self.scans += 1
+        self._check_moved(scanner)
         if self.stabilizer is None:
             return
         changes = self.stabilizer.update(self.reading, t)
@@ -259,6 +270,16 @@ class VisionPipeline:
             self.view = view or self.view
             strips = self.strips.table(frame, scanner, self.reading, self.stabilizer.state)
             self.submit(tuple(changes), self.stabilizer.state, strips)
+
+    def _check_moved(self, scanner: Any) -> None:
+        """Say so when the scanner found the markers moved and recalibrated. The stable
+        table stands meanwhile: the tracker hears of the next change as after a pause."""
+        moves = int(getattr(scanner, "moves", 0))
+        if moves != self.moves:
+            self.moves = moves
+            log.warning("the camera moved (markers found elsewhere): recalibrated, move %d",
+                        moves)
+            self.on_notice(CAMERA_MOVED, moved_message())
 
     def _run_tasks(self, scanner: Any, frame: np.ndarray) -> None:
         while True:

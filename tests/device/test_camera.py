@@ -22,12 +22,14 @@ from device.hardware.camera import (
     to_bgr,
 )
 from device.hardware.capture import (
+    CAMERA_MOVED,
     GLARE_HIDES,
     STACK_PAST_VIEW,
     Backoff,
     CaptureLoop,
     VisionPipeline,
     glare_message,
+    moved_message,
     past_view_message,
 )
 
@@ -295,3 +297,37 @@ def test_the_capture_loop_sends_the_strips_it_read_with_each_change() -> None:
             pipeline(frame, t)
             t += 0.1
     assert sent[-1] == {"luna": tuple(cards[:-1])}
+
+
+def test_a_knocked_camera_is_said_and_logged_once_and_the_tracker_sees_a_pause(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A still table, then the camera knocked (turned 2°, shifted 25 px): the next frame
+    recalibrates from the markers, the page is told once, and the view the tracker was
+    handed stands (the same table, newly placed in the frame, is no change)."""
+    import logging
+    import random
+
+    from device.perception import knocked
+    from vision.scanner import TableScanner
+    from vision.stabilize import Stabilizer
+    from vision.synth.scene import SceneOptions, render
+
+    frame, _ = render({"mars": ["aja"], "luna": ["eo", "sevro"]}, random.Random(4),
+                      SceneOptions(capture=False))
+    sent: list[object] = []
+    notices: list[tuple[str, str]] = []
+    pipeline = VisionPipeline(lambda: TableScanner(learn=False), Stabilizer(),
+                              lambda changes, reading, strips: sent.append(reading),
+                              on_notice=lambda kind, message: notices.append((kind, message)))
+    t = 0.0
+    for still in (frame, knocked(frame, 2.0, 25, -15)):
+        for _ in range(10):
+            with caplog.at_level(logging.WARNING, logger="companion.capture"):
+                pipeline(still, t)
+            t += 0.1
+        if not notices:
+            handed = len(sent)
+            assert handed >= 1 and pipeline.view is not None
+    assert notices == [(CAMERA_MOVED, moved_message())]
+    assert [r.message for r in caplog.records if "camera moved" in r.message]
+    assert len(sent) == handed  # nothing new for the tracker

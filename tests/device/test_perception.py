@@ -114,9 +114,9 @@ def test_a_living_room_drops_frames_rests_a_hand_and_moves_the_picture() -> None
     assert room.resting(8.0) == ("luna",) and room.resting(9.0) == ()
     frame = np.full((40, 60, 3), 100, np.uint8)
     frame[:, 30:] = 200
-    assert (room.show(frame, 1.0) == frame).all()  # before anything happened
-    lit = room.show(frame, 6.0)
+    assert (room.lit(frame, 1.0) == frame).all() and (room.seen(frame, 9.0) == frame).all()
+    lit = room.lit(frame, 6.0)
     assert lit[0, 0, 2] > lit[0, 0, 1] > lit[0, 0, 0] > 100  # brighter, and warmer
-    moved = room.show(frame, 11.0)
+    moved = room.seen(frame, 11.0)
     # Shifted 20 px to the right: the edge between dark and light, at x = 30, is at ~50.
-    assert moved[20, 45, 1] < lit[20, 45, 1] and moved[20, 56, 1] == lit[20, 56, 1]
+    assert moved[20, 45, 1] < frame[20, 45, 1] and moved[20, 56, 1] == frame[20, 56, 1]

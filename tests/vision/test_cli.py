@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from device.cli import main
@@ -120,3 +121,52 @@ def test_table_scan_says_why_a_location_is_occluded(tmp_path: Path, capsys) -> N
     assert "occluded" in luna and "(a lamp's reflection hides the location)" in luna
     mars = next(line for line in out.splitlines() if line.strip().startswith("mars"))
     assert "aja" in mars and "(" not in mars.split("confidence")[1]
+
+
+def _column_px(truth) -> float:  # type: ignore[no-untyped-def]
+    """How far one column spans across the frame (pixels, along the play area's top)."""
+    (x0, _y0), (x1, _y1) = truth.calibration.corners[:2]
+    return (x1 - x0) / len(Location)
+
+
+def test_table_scan_reads_unrelated_photos_each_with_its_own_markers(
+        tmp_path: Path, capsys) -> None:
+    """Photos from different cameras, some without markers: a photo without them reads
+    unknown, never with the photo before's calibration. The third photo is the second's
+    camera turned one column's width, its markers cut out: read with the second's
+    calibration it would name each stack's card at the location to its right."""
+    shown = {"jupiter": ["aja"], "mars": ["eo"], "luna": ["sevro"], "institute": ["mustang"]}
+    first, first_truth = render({"mars": ["darrow"]}, random.Random(5), SceneOptions())
+    second, truth = render(shown, random.Random(8), SceneOptions())
+    moved, moved_truth = render({"jupiter": ["dancer"], "mars": ["harmony"], "luna": ["ragnar"]},
+                                random.Random(8), SceneOptions(show_markers=False))
+    turn = np.float32([[1, 0, _column_px(moved_truth)], [0, 1, 0]])
+    moved = cv2.warpAffine(moved, turn, (moved.shape[1], moved.shape[0]),
+                           borderMode=cv2.BORDER_REPLICATE)
+    blurred = cv2.blur(second, (25, 1))  # motion blur: no marker found
+    truths = [first_truth, truth, None, None]
+    paths = []
+    for i, frame in enumerate((first, second, moved, blurred)):
+        paths.append(tmp_path / f"photo{i}.jpg")
+        cv2.imwrite(str(paths[-1]), frame)
+    assert main(["table", "scan", *map(str, paths), "--json"]) == 0
+    out = lines(capsys)
+    for o, t in zip(out[:2], truths, strict=False):
+        named = {loc: r["top"] for loc, r in o["locations"].items() if r["top"]}
+        assert named == {loc: t.locations[loc].top for loc in named}
+        assert named  # the photos with markers are read
+    for o in out[2:]:
+        assert {r["state"] for r in o["locations"].values()} == {"unknown"}
+
+
+def test_table_scan_same_camera_keeps_the_calibration_through_a_frame_without_markers(
+        tmp_path: Path, capsys) -> None:
+    shown = {"jupiter": ["aja"], "luna": ["sevro"]}
+    seen, _ = render(shown, random.Random(8), SceneOptions())
+    hidden, _ = render(shown, random.Random(8), SceneOptions(show_markers=False))
+    paths = [tmp_path / "seen.jpg", tmp_path / "hidden.jpg"]
+    for path, frame in zip(paths, (seen, hidden), strict=True):
+        cv2.imwrite(str(path), frame)
+    assert main(["table", "scan", *map(str, paths), "--json", "--same-camera"]) == 0
+    later = lines(capsys)[1]["locations"]
+    assert (later["jupiter"]["top"], later["luna"]["top"]) == ("aja", "sevro")

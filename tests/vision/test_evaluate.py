@@ -29,3 +29,16 @@ def test_a_stale_card_is_not_counted_as_a_misread() -> None:
     tally = Settled()
     tally.add(truth, stable, last)
     assert (tally.counts["wrong"], tally.counts["stale"], tally.counts["top"]) == (1, 2, 1)
+
+
+def test_a_lamp_pair_is_one_scene_with_and_without_a_card_at_the_empty_place() -> None:
+    from vision.evaluate import lamp_beside_empty
+
+    for pair in lamp_beside_empty(1, seed=7, style="classic"):
+        (empty, before), (laid, after) = pair.empty, pair.laid
+        assert before.calibration == after.calibration  # the same camera
+        assert before.locations[pair.location].state == "empty"
+        assert after.locations[pair.location].depth == 1
+        others = [n for n in before.locations if n != pair.location]
+        assert all(before.locations[n].top == after.locations[n].top for n in others)
+        assert empty.shape == laid.shape and (empty != laid).any()

@@ -11,7 +11,7 @@ import pytest
 
 from engine.board import Location
 from engine.tracking.view import Shown
-from vision import evaluate
+from vision import calibrate, evaluate
 from vision.calibrate import Calibration
 from vision.scanner import LocationReading, Sight, TableScanner
 from vision.synth.cards import FACE_DOWN
@@ -172,3 +172,67 @@ def test_an_outline_a_few_millimetres_off_is_named_from_one_moved_back(
     scanner = TableScanner(classifier=classifier)
     reading = scanner.scan(frame)
     assert (reading["jupiter"].top, reading["luna"].top) == ("sevro", "eo")
+
+
+def knock(frame: np.ndarray, degrees: float, dx: float, dy: float) -> np.ndarray:
+    """``frame`` as a camera turned ``degrees`` and shifted (``dx``, ``dy``) px sees it."""
+    h, w = frame.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    turn[:, 2] += np.array((dx, dy))
+    return cv2.warpAffine(frame, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+LAYOUT = {"jupiter": ["aja", "sevro"], "mars": ["eo"], "luna": ["darrow"], "institute": ["lorn"]}
+
+
+def test_a_knocked_camera_is_recalibrated_at_the_next_frame(classifier) -> None:
+    """The markers are looked for every 50 scans, but a knock moves them off their
+    patches: the very next scan looks, finds them moved, and counts a move."""
+    frame, _ = render(LAYOUT, random.Random(7), SceneOptions(capture=False))
+    scanner = TableScanner(classifier=classifier)
+    for _ in range(3):
+        scanner.scan(frame)
+    knocked = knock(frame, 2.0, 25, -15)
+    reading = scanner.scan(knocked)
+    expected = calibrate.detect(knocked)
+    assert expected is not None and scanner.calibration == expected
+    assert scanner.moves == 1
+    assert {loc: reading[loc].top for loc in LAYOUT} == {k: v[-1] for k, v in LAYOUT.items()}
+    for _ in range(3):  # still: the markers agree with their patches, no new move
+        scanner.scan(knocked)
+    assert scanner.moves == 1
+
+
+def test_hands_over_the_markers_are_looked_past_every_few_scans(
+        classifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.scanner as scanning
+
+    frame, truth = render(LAYOUT, random.Random(7), SceneOptions(capture=False))
+    scanner = TableScanner(classifier=classifier)
+    scanner.scan(frame)
+    looks = []
+    find = calibrate.find_markers
+    monkeypatch.setattr(scanning.calibrate, "find_markers",
+                        lambda f: looks.append(1) or find(f))  # type: ignore[func-returns-value]
+    covered = frame.copy()
+    for corner in truth.calibration.corners[2:]:  # two arms over the near markers
+        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    for i in range(9):
+        scanner.scan(covered if i % 2 else covered + np.uint8(i % 3))  # no still frame
+    assert 1 <= len(looks) <= 3 and scanner.moves == 0
+
+
+def test_stacks_where_the_calibration_allows_none_name_no_card(classifier) -> None:
+    """The camera turned half a column's width while its markers were out of sight: read
+    with the calibration it had, every stack lies across the gap between two columns."""
+    seen, truth = render(LAYOUT, random.Random(7), SceneOptions(capture=False))
+    hidden, _ = render(LAYOUT, random.Random(7), SceneOptions(capture=False,
+                                                              show_markers=False))
+    (x0, _y0), (x1, _y1) = truth.calibration.corners[:2]
+    turned = knock(hidden, 0.5, (x1 - x0) / 8, 0)
+    scanner = TableScanner(classifier=classifier)
+    scanner.scan(seen)
+    reading = scanner.scan(turned)
+    assert not reading.calibrated
+    assert {r.state for r in reading.locations.values()} == {Sight.UNKNOWN}
+    assert scanner.scan(seen).calibrated  # the markers back in sight: read again

@@ -135,6 +135,52 @@ def test_a_small_glare_on_a_bare_place_leaves_it_empty() -> None:
     assert read_stacks(spot, view)[0].state is Found.EMPTY
 
 
+def glared_mm(seg: Segments, view: View, spot) -> Segments:  # type: ignore[no-untyped-def]
+    """``seg`` clipped flat white wherever ``spot(x_mm, y_mm)`` holds (output pixels)."""
+    h, w = seg.edges.shape
+    xs = view.x0 + (np.arange(w) * 2 + 0.5) / view.scale
+    ys = view.y0 + (np.arange(h) * 2 + 0.5) / view.scale
+    where = spot(xs[None, :], ys[:, None])
+    parts = seg.parts.copy()
+    parts[:, where] = 0.0
+    parts[Part.TABLE, where] = 1.0
+    return Segments(parts, seg.edges, where.astype(np.float32))
+
+
+def test_clipped_white_beside_an_empty_place_leaves_it_empty() -> None:
+    """More than half of Mars' column clipped white, but no card's place under it: a
+    white-checked cloth's squares (12 mm, 4 mm apart), then a reflection reaching in from
+    Jupiter's side. A reflection over the place itself hides it."""
+    truth, view = scene({"luna": ["eo"]}, 4)
+    seg = perfect(truth, view)
+    checks = glared_mm(seg, view, lambda x, y: (x % 16 < 12) & (y % 16 < 12))
+    assert read_stacks(checks, view)[1].state is Found.EMPTY
+    beside = glared_mm(seg, view, lambda x, y: (x > 60) & (x < 118) & (y < 150))
+    assert read_stacks(beside, view)[1].state is Found.EMPTY
+    over = glared_mm(seg, view, lambda x, y: (x - 123) ** 2 + (y - 64) ** 2 < 52 ** 2)
+    assert (read_stacks(over, view)[1].state, read_stacks(over, view)[1].reason) == (
+        Found.OCCLUDED, GLARE)
+
+
+def test_most_of_a_place_under_the_white_hides_it_where_a_trace_of_card_shows() -> None:
+    """Four fifths of Mars' place clipped white: with bare table plainly round it a card
+    there would show, so the place is empty; with a trace of card round it (a card's
+    edges washed out, the segmenter unsure of them) a card could go unseen."""
+    truth, view = scene({"luna": ["eo"]}, 4)
+    seg = perfect(truth, view)
+    spot = glared_mm(seg, view, lambda x, y: (x - 123) ** 2 + (y - 64) ** 2 < 40 ** 2)
+    assert read_stacks(spot, view)[1].state is Found.EMPTY
+    h, w = seg.edges.shape
+    xs = view.x0 + (np.arange(w) * 2 + 0.5) / view.scale
+    ys = view.y0 + (np.arange(h) * 2 + 0.5) / view.scale
+    ring = (xs[None, :] - 123) ** 2 + (ys[:, None] - 64) ** 2 < 60 ** 2
+    parts = spot.parts.copy()
+    parts[:, ring & (spot.blown < 0.5)] = 0.25  # washed: no part sure, half of it card
+    washed = Segments(parts, spot.edges, spot.blown)
+    assert (read_stacks(washed, view)[1].state, read_stacks(washed, view)[1].reason) == (
+        Found.OCCLUDED, GLARE)
+
+
 def test_art_taken_for_strips_does_not_add_cards() -> None:
     """Art in bands (or rows of discs) that the network labels as two older cards' strips,
     with their top edges: the top card's foot, on bare table, still places it."""
