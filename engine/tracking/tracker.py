@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from engine import narration
-from engine.board import Location
+from engine.board import LOCATIONS, Location
 from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
 from engine.events import (
@@ -67,6 +67,7 @@ from engine.tracking.view import (
     corrections_for,
     mismatch,
     strips_agree,
+    top_named,
     unread_at,
     unsure_at,
     view_of,
@@ -469,6 +470,8 @@ class Tracker:
                     self.search(start, tuple(self.evidence), more)[0]
                     for more in range(slack + 1, DEPTH_SLACK + 1)):
                 readings, _, _ = self.search(start, steady, slack)
+                dropped = [e for e in self.evidence if e not in steady]
+                readings = [seq for seq in readings if _shows_all(start, seq, dropped)]
         return readings, nearest, stops
 
     def _stop_at(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
@@ -677,6 +680,23 @@ def _covered_pick(readings: list[tuple[Event, ...]]) -> bool:
     """Does every reading pick a card from under others in a stack?"""
     return all(any(isinstance(e, Choose) and e.index is not None for e in seq)
                for seq in readings)
+
+
+def _shows_all(start: GameState, seq: tuple[Event, ...],
+               views: Sequence[TableView | Button]) -> bool:
+    """Does the way ``seq`` goes put every card these views name on top where they name
+    it? A view dropped as half-way through a move still saw that card there: a
+    reading that never had it there (another card placed in its stead) is not one."""
+    seen: set[tuple[Location, str]] = set()
+    state = start
+    for event in (None, *seq):
+        if event is not None:
+            state = apply(state, event)
+        seen.update((loc, slot.card) for loc in LOCATIONS for slot in state.stack_at(loc)
+                    if slot.card is not None)
+    return all((loc, named) in seen for view in views if not isinstance(view, Button)
+               for loc, named in zip(LOCATIONS, map(top_named, view), strict=True)
+               if named is not None)
 
 
 def _rolls_next(start: GameState, stops: list[tuple[Event, ...]]) -> bool:
