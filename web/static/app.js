@@ -19,23 +19,7 @@
   let noticeTimer = 0;
 
   // --- DOM helpers -----------------------------------------------------------------
-  function h(tag, props, ...kids) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(props || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") el.className = value;
-      else if (key === "text") el.textContent = value;
-      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-      else el.setAttribute(key, value === true ? "" : value);
-    }
-    for (const kid of kids.flat()) {
-      if (kid !== null && kid !== undefined && kid !== false) {
-        el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-      }
-    }
-    return el;
-  }
-  const fill = (el, ...kids) => { el.replaceChildren(...kids.flat(Infinity).filter((k) => k)); };
+  const { h, fill } = window.Dom;
   const casteLabel = (c) => [h("span", { class: `swatch sw-${c.caste}`, "aria-hidden": "true" }), c.caste_name];
 
   function toast(text) {
@@ -208,22 +192,7 @@
     const table = $("scorepad-table");
     if (!s.available) { table.replaceChildren(); $("winners").textContent = ""; return; }
     $("winners").textContent = winnersText(s);
-    const rows = s.rows.map((r) => {
-      const why = h("tr", { class: "why", hidden: true }, h("td", { colspan: s.players.length + 1 },
-        h("p", { text: r.help }), s.players.map((n, i) => (r.why[i].length
-          ? h("p", {}, h("b", { text: `${n}: ` }), r.why[i].join("; ")) : null))));
-      const toggle = h("button", { type: "button", "aria-expanded": "false", onclick: () => {
-        why.hidden = !why.hidden;
-        toggle.setAttribute("aria-expanded", String(!why.hidden));
-      } }, r.label);
-      return [h("tr", {}, h("th", { scope: "row" }, toggle), r.points.map((v) => h("td", { text: v }))), why];
-    });
-    fill(table,
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Row" }),
-        s.players.map((n) => h("th", { scope: "col", text: n })))),
-      h("tbody", {}, rows.flat(),
-        h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }),
-          s.totals.map((v) => h("td", { text: v })))));
+    window.Dom.scorepad(table, s);
   }
 
   // The finished game as the journal kept it: log it in BG Stats, or open its plots.

@@ -31,22 +31,7 @@ window.Plots = (() => {
     return el;
   }
 
-  function html(tag, attrs, ...kids) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") el.className = value;
-      else if (key === "text") el.textContent = value;
-      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-      else el.setAttribute(key, value === true ? "" : value);
-    }
-    for (const kid of kids.flat()) {
-      if (kid !== null && kid !== undefined && kid !== false) {
-        el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-      }
-    }
-    return el;
-  }
+  const html = window.Dom.h;
 
   // A player's marker at (x, y) as path data: a distinct shape for each of six seats.
   // One path carries all of a player's markers (six elements a plot, not a hundred).
