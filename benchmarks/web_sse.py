@@ -85,7 +85,7 @@ def percentile(values: list[float], p: float) -> float:
 def page_weight(url: str) -> dict[str, int]:
     """Bytes of the page and the static files it loads."""
     sizes = {}
-    for path in ("/", "/static/app.css", "/static/app.js", "/static/icon.svg"):
+    for path in ("/", "/static/app.css", "/static/dom.js", "/static/app.js", "/static/icon.svg"):
         with urlopen(url + path, timeout=10) as reply:
             sizes[path] = len(reply.read())
     return sizes

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -18,6 +20,26 @@ from engine.setup import tracked_game
 from web import create_app
 
 PIN = "2468"
+# Debian's chromium, as the browser tests drive it (Playwright cannot fetch its own here).
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HEIGHT = 844  # a phone's page height (its widths: the tests' own)
+
+
+@contextmanager
+def phone_browser(width: int = 390) -> Iterator[Any]:
+    """Chromium as a phone (touch, mobile viewport), with a fresh profile directory."""
+    from playwright.sync_api import sync_playwright  # the dev extra: browser tests only
+
+    with tempfile.TemporaryDirectory(prefix="chromium-") as profile, sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            viewport={"width": width, "height": HEIGHT}, is_mobile=True, has_touch=True)
+        try:
+            yield context
+        finally:
+            context.close()
 TRACKED_LOCATIONS = (("darrow", "sevro"), ("mustang", "cassius"), ("lorn", "tactus"),
                      ("victra", "ragnar"))
 

@@ -15,16 +15,13 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from pagekit import PIN
+from pagekit import ARGS, CHROMIUM, PIN
 from playwright.sync_api import expect, sync_playwright
 
 from device.service import Service
 from web import Server
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = [
     pytest.mark.browser,

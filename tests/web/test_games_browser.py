@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import json
 import random
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from pagekit import make_app
-from playwright.sync_api import sync_playwright
-from test_phone import ARGS, ARTIFACTS, CHROMIUM, HEIGHT, SLUGS, WIDTHS, _audit
+from pagekit import CHROMIUM, HEIGHT, make_app, phone_browser
+from test_phone import ARTIFACTS, SLUGS, WIDTHS, _audit
 
 from device.cli import main
 from device.journal import Journal
@@ -59,14 +57,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with tempfile.TemporaryDirectory(prefix="chromium-") as profile, sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
-            viewport={"width": 390, "height": HEIGHT}, is_mobile=True, has_touch=True)
-        try:
-            yield context
-        finally:
-            context.close()
+    with phone_browser() as context:
+        yield context
 
 
 def open_view(browser: Any, server: Server, view: str) -> tuple[Any, list[str]]:

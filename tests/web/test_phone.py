@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,8 +18,17 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from pagekit import PIN, Rolls, make_app, play_demo_until, running, tracked_setup
-from playwright.sync_api import sync_playwright
+from pagekit import (
+    CHROMIUM,
+    HEIGHT,
+    PIN,
+    Rolls,
+    make_app,
+    phone_browser,
+    play_demo_until,
+    running,
+    tracked_setup,
+)
 
 from device.journal import Journal
 from device.service import Service
@@ -32,12 +40,8 @@ from engine.game import Game
 from engine.state import Phase
 from web import Server
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WIDTHS = (360, 390, 412)
-HEIGHT = 844
 STATES = ("setup", "playing", "question", "automa", "over")
 SLUGS = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, CARDS), key=len, reverse=True))
                    + r")\b")
@@ -95,14 +99,8 @@ def servers() -> Iterator[dict[str, Server]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with tempfile.TemporaryDirectory(prefix="chromium-") as profile, sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
-            viewport={"width": 390, "height": HEIGHT}, is_mobile=True, has_touch=True)
-        try:
-            yield context
-        finally:
-            context.close()
+    with phone_browser() as context:
+        yield context
 
 
 def _open(browser: Any, server: Server) -> tuple[Any, list[str]]:
