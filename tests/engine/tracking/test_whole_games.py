@@ -135,10 +135,11 @@ def _new_questions(before: Report, after: Report) -> Counter[str]:
     return Counter(after.question_kinds) - Counter(before.question_kinds)
 
 
-def blind_stretch(seed: int, at: Location, moment: int, changes: int, asks: str) -> None:
-    """A 3-player game with ``at`` unread for ``changes`` changes from ``moment``: one
-    question of kind ``asks`` more than a perfect camera asks, and the game as played."""
-    script = write_script(3, seed=seed)
+def blind_stretch(seed: int, at: Location, moment: int, changes: int, asks: str,
+                  players: int = 3) -> None:
+    """A game with ``at`` unread for ``changes`` changes from ``moment``: one question of
+    kind ``asks`` more than a perfect camera asks, and the game as played."""
+    script = write_script(players, seed=seed)
     report = replay_script(script, hiding(perfect_camera, [(at, moment, changes)]))
     assert _new_questions(replay_script(script), report) == Counter({asks: 1})
     assert_as_played(report)
@@ -512,3 +513,16 @@ def test_a_view_whose_search_outruns_its_work_asks_the_table_instead() -> None:
     assert _new_questions(replay_script(script), report) == Counter(
         {LOCATION: 1, UNEXPECTED: 1})
     assert_as_played(report)
+
+
+@pytest.mark.parametrize(("seed", "at", "moment", "changes"), [
+    # Mars unread as the Diplomat's owner gains there: the search for a move at Mars ran
+    # out of budget, found no rival, and the next player's gain at Jupiter was swapped in.
+    (1, Location.MARS, 187, 3),
+    # Luna unread as Alia Snowsparrow picks a card under its top: a way that stops at the
+    # die was taken (Loan Shark at The Institute) with no rival weighed at Luna.
+    (3, Location.LUNA, 299, 4),
+])
+def test_a_six_player_game_with_a_location_unread_asks_there_rather_than_guess(
+        seed: int, at: Location, moment: int, changes: int) -> None:
+    blind_stretch(seed=seed, at=at, moment=moment, changes=changes, asks=LOCATION, players=6)
