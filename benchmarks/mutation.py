@@ -24,9 +24,12 @@ for a module too big to run whole in one sitting; the wall time of each run is p
 with its score.
 
 After new tests, ``--recheck DIR --base COMMIT`` re-tries only an earlier run's survivors
-(``DIR/survivors.txt``) against the current module, running only the test files changed
-since ``COMMIT``: the old tests let those mutants live, so only a new or changed test can
-kill one now. A diff that no longer applies (its code changed) is counted as surviving.
+(``DIR/survivors.txt``), running only the test files changed since ``COMMIT``: the old
+tests let those mutants live, so only a new or changed test can kill one now. While the
+module is as it was, mutmut's own copy in ``DIR`` runs each mutant (switched on by name,
+``MUTANT_UNDER_TEST``) with the current tests, and what still lives is written to
+``DIR/survivors-rechecked.txt``; once the module has changed, each diff is applied to the
+current code instead, and one that no longer applies is counted as surviving.
 
 Everything happens in a copy under ``build/mutation/<module>/`` (``abilities.deck`` for
 ``engine/abilities/deck.py``) (engine, tests/engine,
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import ast
 import fnmatch
+import os
 import re
 import shutil
 import subprocess
@@ -245,15 +249,54 @@ def diff_blocks(diff: str) -> tuple[str, str]:
 
 def recheck(module: str, before: Path, base: str, work: Path) -> Counter[str]:
     """The statuses of ``before``'s survivors against the current code and new tests."""
+    changed = [subprocess.run(["git", *command, "--", "tests/engine"], cwd=ROOT,
+                              capture_output=True, text=True, check=True).stdout.split()
+               for command in (("diff", "--name-only", base),
+                               ("ls-files", "--others", "--exclude-standard"))]
+    tests = sorted({t for t in changed[0] + changed[1]
+                    if t.endswith(".py") and (ROOT / t).exists()})
+    survivors = parse_survivors((before / "survivors.txt").read_text())
+    ran = before / module
+    if ran.is_file() and ran.read_text() == lift_decorators((ROOT / module).read_text()):
+        counts = _retry_in_place(before, survivors, tests)
+        shown = before / "survivors-rechecked.txt"
+    else:
+        counts = _retry_by_diff(module, work, survivors, tests)
+        shown = work / "survivors.txt"
+    print(f"survivors: {shown} (tests run: {' '.join(tests)})", flush=True)
+    return counts
+
+
+def _retry_in_place(before: Path, survivors: list[tuple[str, str, str]],
+                    tests: list[str]) -> Counter[str]:
+    """The module is as it was: mutmut's own copy switches each mutant on by name."""
+    mutants = before / "mutants"
+    shutil.rmtree(mutants / "tests" / "engine")
+    shutil.copytree(ROOT / "tests" / "engine", mutants / "tests" / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    counts: Counter[str] = Counter()
+    with (before / "survivors-rechecked.txt").open("w") as out:
+        for name, status, diff in survivors:
+            run = subprocess.run([sys.executable, "-m", "pytest", *tests, "-x", "-q",
+                                  "-p", "no:cacheprovider", "-n", "0"], cwd=mutants,
+                                 capture_output=True, check=False,
+                                 env={**os.environ, "MUTANT_UNDER_TEST": name})
+            verdict = "killed" if run.returncode == 1 else status
+            counts[verdict] += 1
+            if verdict != "killed":
+                out.write(f"## {name}: {verdict}\n{diff}\n")
+    return counts
+
+
+def _retry_by_diff(module: str, work: Path, survivors: list[tuple[str, str, str]],
+                   tests: list[str]) -> Counter[str]:
+    """The module changed since: each survivor's diff is applied to it where it still fits."""
     copy_project(work, module, config="")
-    changed = subprocess.run(["git", "diff", "--name-only", base, "--", "tests/engine"],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    tests = [t for t in changed if t.endswith(".py") and (ROOT / t).exists()]
     target = work / module
     source = target.read_text()
     counts: Counter[str] = Counter()
     with (work / "survivors.txt").open("w") as out:
-        for name, status, diff in parse_survivors((before / "survivors.txt").read_text()):
+        for name, status, diff in survivors:
             old, new = diff_blocks(diff)
             if source.count(old) != 1:
                 counts["not applied"] += 1
@@ -268,7 +311,6 @@ def recheck(module: str, before: Path, base: str, work: Path) -> Counter[str]:
             if verdict != "killed":
                 out.write(f"## {name}: {verdict}\n{diff}\n")
     target.write_text(source)
-    print(f"survivors: {work / 'survivors.txt'} (tests run: {' '.join(tests)})", flush=True)
     return counts
 
 
