@@ -17,8 +17,10 @@ Two tools, because each reaches code the other cannot afford or cannot see:
   table, which mutmut never touches), one whole ``pytest -x`` run a mutant; only those
   module-level mutants are run with it.
 
-A run can be cut short and picked up again: ``--resume`` keeps the working copy, and
-mutmut keeps every verdict it has reached (it re-runs only the clean tests). ``--functions
+A run can be cut short (``--budget MINUTES``, or stopped) and picked up again: ``--resume``
+keeps the working copy, and mutmut keeps every verdict it has reached (it re-runs only
+the clean tests); the score printed after a cut counts the mutants not yet run as
+``not checked``. ``--functions
 a,b`` mutates only the named functions (``--rules-only``: the ones listed in ``RULES``),
 for a module too big to run whole in one sitting; the wall time of each run is printed
 with its score.
@@ -46,6 +48,7 @@ import fnmatch
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -80,6 +83,13 @@ pytest_add_cli_args = ["-p", "no:cacheprovider", "--ignore=tests/engine/test_ste
 """
 # test_step_names reads the engine's source, which under mutmut holds every mutant's copy
 # of each function: it would fail the clean run and so stop mutmut before any mutant.
+
+SHOW = """
+import sys
+from mutmut.mutation.diff_apply import find_mutant, get_diff_for_mutant
+for name in sys.argv[1:]:
+    print("\\0" + get_diff_for_mutant(name, path=find_mutant(name).path), end="")
+"""
 
 COSMIC_CONFIG = """
 [cosmic-ray]
@@ -149,8 +159,9 @@ def lift_decorators(source: str) -> str:
 
 
 def run_mutmut(module: str, work: Path, children: int, names: list[str], *,
-               resume: bool = False) -> Counter[str]:
-    """``names``: only these mutants (say, an earlier run's survivors after new tests)."""
+               resume: bool = False, budget: float | None = None) -> Counter[str]:
+    """``names``: only these mutants (say, an earlier run's survivors after new tests);
+    ``budget``: seconds after which the run stops (the verdicts so far are kept)."""
     fresh = not (resume and (work / "mutants").is_dir())
     if fresh:
         copy_project(work, module, config=MUTMUT_CONFIG)
@@ -161,18 +172,28 @@ def run_mutmut(module: str, work: Path, children: int, names: list[str], *,
                                 if status in ("not checked", "check was interrupted by user")]
     if todo or not names:
         with (work / "run.log").open("a" if resume else "w") as log:
-            done = subprocess.run([BIN / "mutmut", "run", "--max-children", str(children),
-                                   *todo], cwd=work, stdout=log, stderr=subprocess.STDOUT,
-                                  check=False)
-        if done.returncode:
-            sys.exit(f"mutmut failed (exit {done.returncode}): see {work / 'run.log'}")
+            # Its own process group, so that a spent budget stops mutmut and its worker.
+            run = subprocess.Popen([BIN / "mutmut", "run", "--max-children", str(children),
+                                    *todo], cwd=work, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+            try:
+                code = run.wait(timeout=budget)
+            except subprocess.TimeoutExpired:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.wait()
+                code = 0
+                print(f"budget of {budget:.0f} s spent: --resume carries on", flush=True)
+        if code:
+            sys.exit(f"mutmut failed (exit {code}): see {work / 'run.log'}")
     found = verdicts(work, names)
     survivors = [name for name, status in found.items() if status not in KILLED]
+    # One process for every diff: ``mutmut show`` once a mutant takes seconds each.
+    shown = subprocess.run([sys.executable, "-c", SHOW, *survivors], cwd=work,
+                           capture_output=True, text=True, check=True).stdout
+    diffs = dict(zip(survivors, shown.split("\0")[1:], strict=True))
     with (work / "survivors.txt").open("w") as out:
         for name in survivors:
-            shown = subprocess.run([BIN / "mutmut", "show", name], cwd=work,
-                                   capture_output=True, text=True, check=False).stdout
-            out.write(f"## {name}: {found[name]}\n{shown}\n")
+            out.write(f"## {name}: {found[name]}\n# {name}: {found[name]}\n{diffs[name]}\n")
     print(f"survivors: {work / 'survivors.txt'}", flush=True)
     return Counter(found.values())
 
@@ -345,6 +366,8 @@ def main() -> None:
                    help="mutate only these functions (methods: Class.method)")
     p.add_argument("--resume", action="store_true",
                    help="keep an earlier run's working copy and its verdicts; run the rest")
+    p.add_argument("--budget", type=float, metavar="MINUTES",
+                   help="stop mutmut after this long (then --resume carries on)")
     args = p.parse_args()
     if not (ROOT / args.module).is_file() or not args.module.startswith("engine/"):
         p.error(f"{args.module}: not a module under engine/")
@@ -364,7 +387,8 @@ def main() -> None:
     if args.only != "constants":
         start = time.monotonic()
         totals += run_mutmut(args.module, work / "mutmut", args.max_children, names,
-                             resume=args.resume)
+                             resume=args.resume,
+                             budget=args.budget * 60 if args.budget else None)
         report("mutmut", args.module, totals, time.monotonic() - start)
     if args.only != "functions" and not functions:
         start = time.monotonic()
