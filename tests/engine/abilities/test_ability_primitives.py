@@ -6,12 +6,29 @@ in our own words.
 
 from __future__ import annotations
 
-from abilities_support import M, hand, lead, play, table, tokens, tracked
+from dataclasses import replace
 
-from engine.abilities.primitives import STEP_BY_STEP
+import pytest
+from abilities_support import (
+    J,
+    M,
+    banish_from_deck,
+    hand,
+    lead,
+    play,
+    solo,
+    table,
+    tokens,
+    tracked,
+)
+
+from engine.abilities.primitives import MULTIPLAYER_VARIANT, STEP_BY_STEP
 from engine.cards import CARDS, Color
-from engine.events import Choose, Decline
+from engine.errors import IllegalActionError
+from engine.events import Choose, Decline, SetLocation
 from engine.game import Game
+from engine.narration import change_text
+from engine.state import ChangeKind
 
 STACKS = [["pelus"], ["virga"], ["orion"], ["the-pax"]]
 
@@ -64,3 +81,58 @@ def test_step_by_step_the_simulated_dancer_shows_her_reds_one_at_a_time() -> Non
     assert game.pending.options == (Choose("eo"),)
     play(game, Choose("eo"))
     assert tokens(game) == (3, 0, 0)
+
+
+def test_the_multiplayer_variant_spares_au_toma_until_she_holds_more_than_her_two() -> None:
+    """FAQ variant: an opponent may be picked only with more cards than they were dealt.
+    Au Toma is dealt 2 (solo rules), so Aja's forced banish spares her at 2, not at 3."""
+    for her, banished in ((["lorn", "deanna"], ("aja",)),
+                          (["lorn", "deanna", "pelus"], ("lorn", "aja"))):
+        game = solo(["aja"], her)
+        game.states[-1] = replace(game.state, variants=frozenset({MULTIPLAYER_VARIANT}))
+        lead(game, "aja", M)
+        assert game.state.banished == banished
+
+
+def _gambler_asks_for_the_turned_over_card() -> Game:
+    """A tracked Online Gambler has named its three colors and turned the deck's top over."""
+    game = tracked(STACKS)
+    lead(game, "online-gambler", M)
+    play(game, Choose("gold"), Choose("red"), Choose("blue"))
+    assert game.pending is not None and game.pending.prompt == "Name the turned-over card"
+    return game
+
+
+def test_a_turned_over_card_cannot_be_named_as_one_seen_elsewhere_since() -> None:
+    """There is one copy of each card: once Lorn is seen on Jupiter, the turned-over card
+    cannot be Lorn, though it was a fair answer when the question was asked."""
+    game = _gambler_asks_for_the_turned_over_card()
+    game.push(SetLocation(J, ("pelus", "lorn")))
+    with pytest.raises(IllegalActionError, match=r"^lorn is already somewhere else \[one-copy\]$"):
+        game.play(Choose("lorn"))
+    assert game.pending is not None and game.pending.prompt == "Name the turned-over card"
+
+
+def test_a_missed_bet_banishes_the_turned_over_card_from_the_deck_in_words() -> None:
+    """Online Gambler: a turned-over card of a named color is gained; one of none of them
+    is banished. The turn's summary says which, naming the card."""
+    game = _gambler_asks_for_the_turned_over_card()
+    play(game, Choose("pax-au-telemanus"))  # a Gold: the bet is won
+    won = [change_text(c, game.state) for c in game.state.changes if c.kind == ChangeKind.GAIN]
+    assert won == ["P1 gained Pax au telemanus from the deck"]
+    missed = _gambler_asks_for_the_turned_over_card()
+    play(missed, Choose("banker"))  # a Silver: none of gold, red, blue
+    said = [change_text(c, missed.state) for c in missed.state.changes
+            if c.kind == ChangeKind.BANISH]
+    assert said == ["Banker banished from the deck"]
+
+
+def test_a_card_put_back_into_the_deck_is_said_so() -> None:
+    """Group Counselor returns banished cards to the deck: the log names each one."""
+    game = table([["group-counselor"], ["judge"]])
+    game.states[-1] = banish_from_deck(game.state, "lorn")
+    lead(game, "group-counselor", M)
+    play(game, Choose("lorn"), Choose("bottom"))
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.TO_DECK]
+    assert said == ["Lorn went back into the deck"]
