@@ -302,7 +302,7 @@ def _retry_in_place(before: Path, survivors: list[tuple[str, str, str]],
                                   "-p", "no:cacheprovider", "-n", "0"], cwd=mutants,
                                  capture_output=True, check=False,
                                  env={**os.environ, "MUTANT_UNDER_TEST": name})
-            verdict = "killed" if run.returncode == 1 else status
+            verdict = "killed" if run.returncode in (1, 2, 3) else status  # 2: not even imported
             counts[verdict] += 1
             if verdict != "killed":
                 out.write(f"## {name}: {verdict}\n{diff}\n")
