@@ -33,7 +33,7 @@ module is as it was, mutmut's own copy in ``DIR`` runs each mutant (switched on 
 ``DIR/survivors-rechecked.txt``; once the module has changed, each diff is applied to the
 current code instead, and one that no longer applies is counted as surviving.
 
-Everything happens in a copy under ``build/mutation/<module>/`` (``abilities.deck`` for
+Everything happens in a copy of the last commit under ``build/mutation/<module>/`` (``abilities.deck`` for
 ``engine/abilities/deck.py``) (engine, tests/engine,
 examples, and a link to ``../shared`` so the reference tests run too); the project's
 files are never touched. The survivors are written to ``survivors.txt`` there, with the
@@ -104,17 +104,16 @@ name = "local"
 
 
 def copy_project(work: Path, module: str, *, config: str) -> None:
-    """A fresh working copy with the tool's config appended to pyproject.toml."""
+    """A fresh working copy of the last commit, with the tool's config appended to
+    pyproject.toml: a run measures committed code, whatever is being edited meanwhile."""
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    shutil.copytree(ROOT / "engine", work / "engine",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "tests" / "engine", work / "tests" / "engine",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "examples", work / "examples")
+    archive = subprocess.run(["git", "archive", "HEAD", "engine", "tests/engine", "examples",
+                              "pyproject.toml"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(work)], input=archive.stdout, check=True)
     # One pytest process per mutant: the suite's own xdist workers would only get in the way.
-    text = re.sub(r" -n \d+| --dist \w+", "", (ROOT / "pyproject.toml").read_text())
+    text = re.sub(r" -n \d+| --dist \w+", "", (work / "pyproject.toml").read_text())
     (work / "pyproject.toml").write_text(text + config.format(
         module=module, python=sys.executable, first=" ".join(own_tests(module))))
     shared = ROOT.parent / "shared"
