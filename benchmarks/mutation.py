@@ -33,11 +33,11 @@ module is as it was, mutmut's own copy in ``DIR`` runs each mutant (switched on 
 ``DIR/survivors-rechecked.txt``; once the module has changed, each diff is applied to the
 current code instead, and one that no longer applies is counted as surviving.
 
-Everything happens in a copy of the last commit under ``build/mutation/<module>/`` (``abilities.deck`` for
-``engine/abilities/deck.py``) (engine, tests/engine,
-examples, and a link to ``../shared`` so the reference tests run too); the project's
-files are never touched. The survivors are written to ``survivors.txt`` there, with the
-diff of each (``mutmut show NAME`` in ``mutmut/`` shows one again).
+Everything happens in a copy of the last commit (engine, tests/engine, examples, and a
+link to ``../shared`` so the reference tests run too) under ``build/mutation/<module>/``
+(``abilities.deck`` for ``engine/abilities/deck.py``): a run measures committed code, and
+the project's files are never touched. The survivors are written to ``survivors.txt``
+there, with the diff of each (``mutmut show NAME`` in ``mutmut/`` shows one again).
 """
 
 from __future__ import annotations
