@@ -9,8 +9,10 @@ import pytest
 
 from engine import finale
 from engine.board import Bonus, House, Location
-from engine.cards import Color
+from engine.cards import CARDS, Color
 from engine.finale import FinaleError, begin, decision, pending, resolve, resolve_all
+from engine.rulings import Rulings
+from engine.scoring import SeatScorer
 from engine.table import AutomaInfo, Seat, StackCard, Table
 
 
@@ -257,3 +259,157 @@ def test_only_a_waiting_option_is_accepted() -> None:
 
 def test_oranges_and_grays_are_not_finale_decisions() -> None:
     assert begin(Table(seats=(Seat("A", ("cyther", "trigg")),))).is_over
+
+
+def _only(table: Table, rulings: Rulings | None = None) -> finale.Decision:
+    d = decision(begin(table), rulings)
+    assert d is not None
+    return d
+
+
+def test_every_option_is_labelled_with_what_it_does() -> None:
+    """Each end-of-game ability's options say, in words, what each one does (the page
+    shows these labels), and when an ability can do nothing, why."""
+    auction = _only(Table(seats=(Seat("A", ("auctioneer",), fleet=10),)))
+    assert "Auctioneer: place 1 Influence on the Institute" in labels(auction)
+    bank = _only(Table(seats=(Seat("A", ("banker",), helium=3),),
+                       locations=stacks(mars=["eo", "quicksilver"])))
+    assert "Banker: pay 3 Helium for Quicksilver (top of Mars)" in labels(bank)
+    virany = _only(Table(seats=(Seat("A", ("dr-virany",)),), banished=("sevro", "eo")))
+    assert set(labels(virany)) == {"Dr. Virany: gain nothing", "Dr. Virany: gain Eo",
+                                   "Dr. Virany: gain Sevro", "Dr. Virany: gain Eo, Sevro"}
+    justice = _only(Table(seats=(Seat("A", ("justice",), sovereign=True),),
+                          locations=stacks(luna=["ceo"])))
+    assert labels(justice) == ["Justice: gain Ceo from Luna"]
+    martyr = _only(Table(seats=(Seat("A", ("martyr",), sovereign=True),)))
+    assert labels(martyr) == ["Martyr: no effect (no card on Mars)"]
+    investor = _only(Table(seats=(Seat("A", ("investor",)),),
+                           locations=stacks(mars=["eo", "deanna"])))
+    assert labels(investor) == ["Investor: name red, gain 2 Helium"]
+    broke = _only(Table(seats=(Seat("A", ("investor",)),), locations=stacks(mars=["ceo"])))
+    assert labels(broke) == ["Investor: no effect (no card of a color other than Silver on Mars)"]
+    psych = _only(Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                        banished=("ceo",)))
+    assert labels(psych) == ["Psychologist: gain a random banished card"]
+    empty = _only(Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",)))))
+    assert [(o.seat, o.ability, o.label) for o in empty.options] == [
+        (0, "psychologist", "Psychologist: no effect (no banished card)")]
+    surgeon = _only(Table(seats=(Seat("A", ("surgeon",)),), banished=("nero",)))
+    assert labels(surgeon) == ["Surgeon: gain Nero"]
+    no_gold = _only(Table(seats=(Seat("A", ("surgeon",)),)))
+    assert labels(no_gold) == ["Surgeon: no effect (no banished Gold)"]
+    gambler = _only(Table(seats=(Seat("A", ("online-gambler",)),), deck=("eo",)))
+    assert "Online Gambler: name red" in labels(gambler)
+    hypno = _only(Table(seats=(Seat("A", ("hypnotist", "octavia")),), deck=("eo",)))
+    assert labels(hypno) == ["Hypnotist: banish Octavia, gain the deck's top card"]
+    alone = _only(Table(seats=(Seat("A", ("hypnotist",)),), deck=("eo",)))
+    assert labels(alone) == ["Hypnotist: no effect (no other card to banish)"]
+    ceres = begin(Table(seats=(Seat("A", (), house=House.CERES),)))
+    assert labels(decision(ceres)) == ["House Ceres: no effect (empty hand)"]
+
+
+def test_an_option_text_adds_the_cards_seen_only_when_there_are_some() -> None:
+    """An option's text is its label, plus the deck cards revealed or the card drawn at
+    random once known (several revealed cards listed with commas)."""
+    surgeon = _only(Table(seats=(Seat("A", ("surgeon",)),), banished=("nero",))).options[0]
+    assert surgeon.text() == "Surgeon: gain Nero"
+    gambler = next(o for o in _only(Table(seats=(Seat("A", ("online-gambler",)),))).options
+                   if o.color is Color.RED)
+    assert gambler.with_revealed(["eo", "aja"]).text() == "Online Gambler: name red (Eo, Aja)"
+    psych = _only(Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                        banished=("ceo", "nero"))).options[0]
+    assert replace(psych, gain=("nero",)).text() == (
+        "Psychologist: gain a random banished card (Nero)")
+
+
+def test_hypnotist_never_banishes_itself_and_gains_only_the_top_card() -> None:
+    """Hypnotist: banish another card from your hand and gain the deck's top card."""
+    d = _only(Table(seats=(Seat("A", ("hypnotist", "octavia", "judge")),)))
+    assert {o.banish for o in d.options} == {("octavia",), ("judge",)}
+    f = resolve(begin(Table(seats=(Seat("A", ("hypnotist", "octavia", "judge")),))),
+                d.options[0].with_revealed(["aja", "eo"]))
+    assert f.table.seats[0].hand == ("hypnotist", "judge", "aja")
+
+
+def test_resolving_everything_draws_random_cards_from_the_source_given() -> None:
+    """Psychologist's card is random: resolve_all passes its random source on."""
+    table = Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                  banished=("ceo", "nero"))
+    after, _ = resolve_all(table, rng=random.Random(3))
+    assert after.seats[0].hand[1] in ("ceo", "nero")
+    with pytest.raises(FinaleError, match=r"^Psychologist: gain a random banished card: "
+                                          r"needs a random source or the card drawn$"):
+        resolve_all(table)
+
+
+def test_resolving_everything_with_an_unknown_deck_says_what_it_needs() -> None:
+    """A deck-reading ability cannot be resolved blind: the error says what to give."""
+    with pytest.raises(FinaleError, match=r"^Hacker reads the deck, which is unknown: give the "
+                                          r"deck \(top card first\) to resolve it$"):
+        resolve_all(Table(seats=(Seat("A", ("hacker",)),)))
+
+
+def test_a_gain_from_a_location_fails_once_the_card_has_left() -> None:
+    """An option names its card and place: applied to a table where the card is gone, it
+    is refused with both named."""
+    table = Table(seats=(Seat("A", ("justice",), sovereign=True),), locations=stacks(luna=["ceo"]))
+    option = _only(table).options[0]
+    moved = Table(seats=table.seats, locations=stacks(mars=["ceo"]))
+    with pytest.raises(FinaleError, match=r"^Justice: gain Ceo from Luna: ceo is not on Luna$"):
+        finale.apply(moved, option)
+
+
+def test_the_hacker_label_says_when_the_deck_setting_decided_the_card() -> None:
+    """Ruling 10: Hacker sees the deck as the earlier players left it, or (setting off) as
+    it was when the game ended; when the two differ, the label names the setting."""
+    table = Table(seats=(Seat("A", ("hypnotist", "hacker", "judge")),), deck=("ceo", "eo"))
+    for left, seen in ((True, "eo"), (False, "ceo")):
+        rulings = Rulings(hacker_sees_deck_as_left=left)
+        f = begin(table)
+        hypnotist = decision(f, rulings, ability="hypnotist")
+        assert hypnotist is not None
+        f = resolve(f, next(o for o in hypnotist.options if o.banish == ("judge",)))
+        hacker = decision(f, rulings)
+        assert hacker is not None and hacker.options[0].revealed == (seen,)
+        assert hacker.options[0].label == (
+            f"Hacker: reveal the top card of the deck [setting hacker_sees_deck_as_left={left}"
+            " decided it]")
+
+
+def test_the_unseen_cards_are_those_nowhere_on_the_table() -> None:
+    """With the deck unknown, it may hold any card not seen anywhere else."""
+    table = Table(seats=(Seat("A", ("hacker", "eo")),), banished=("aja",),
+                  locations=stacks(mars=["ceo"]))
+    assert set(finale.unseen(table)) == set(CARDS) - {"hacker", "eo", "aja", "ceo"}
+
+
+def test_an_unknown_deck_is_valued_over_every_card_it_may_hold() -> None:
+    """Options that read an unknown deck are ranked by their expected total: Hacker's and
+    Hypnotist's the mean over each unseen card being the one revealed; Online Gambler's
+    the current total plus, for each unseen card of the named color, its chance of being
+    among the 7 turned over times what gaining it alone adds. With nothing unseen the
+    value is the total as it stands."""
+    scorer = SeatScorer()
+    table = Table(seats=(Seat("A", ("hacker", "online-gambler", "eo")),),
+                  banished=tuple(c for c in CARDS if c not in ("hacker", "online-gambler",
+                                                               "eo", "aja", "nero", "deanna")))
+    pool = finale.unseen(table)
+    assert sorted(pool) == ["aja", "deanna", "nero"]
+    f = begin(table)
+    hacker = decision(f, ability="hacker")
+    assert hacker is not None
+    option = hacker.options[0]
+    expected = [scorer.total(finale.apply(table, option.with_revealed([c])), 0) for c in pool]
+    assert option.value == sum(expected) / len(expected)
+    gambler = decision(f, ability="online-gambler")
+    assert gambler is not None
+    gold = next(o for o in gambler.options if o.color is Color.RED)
+    now = scorer.total(table, 0)
+    share = min(1.0, 7 / len(pool))
+    gains = sum(scorer.total(finale.apply(table, gold.with_revealed([c])), 0) - now
+                for c in pool if CARDS[c].color is Color.RED)
+    assert gold.value == now + share * gains
+    everything = Table(seats=(Seat("A", ("hacker",)),),
+                       banished=tuple(c for c in CARDS if c != "hacker"))
+    blind = _only(everything).options[0]
+    assert blind.value == scorer.total(everything, 0)

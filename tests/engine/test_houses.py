@@ -7,7 +7,18 @@ from positions import FixedDie, I, J, L, M, position
 
 from engine.board import House
 from engine.decisions import Kind
-from engine.events import Block, Choose, Decline, DrawFromDeck, GainFrom, Lead, Place
+from engine.events import (
+    Block,
+    Choose,
+    Decline,
+    DrawFromDeck,
+    GainFrom,
+    Lead,
+    Place,
+    SetLocation,
+)
+from engine.narration import change_text
+from engine.state import ChangeKind
 
 HANDS = [["pax-au-telemanus", "judge", "eo"], ["the-howlers", "lorn", "justice"]]
 STACKS = [["pelus"], ["virga", "ragnar"], ["orion", "quietus"], ["the-pax"]]
@@ -124,3 +135,46 @@ def test_die_sovereign_face_fires_the_house() -> None:
     game.play(Lead("pax-au-telemanus", J))
     game.play(DrawFromDeck())
     assert game.state.sovereign == 0 and game.state.players[0].fleet == 1
+
+
+def _bo_holds_the_sovereign_and_the_deck_holds(left: int):  # type: ignore[no-untyped-def]
+    """As sovereign_held_by_bo, with only ``left`` cards in the deck (the rest on Mars)."""
+    game = position(HANDS, [["pelus"], [], ["orion", "quietus"], []],
+                    deck=["invictus"], first=1)
+    rest = game.state.deck or ()
+    game.push(SetLocation(M, rest[left:]))
+    game.play(Lead("the-howlers", J))
+    game.play(GainFrom(L))
+    game.play(Lead("pax-au-telemanus", J))
+    game.play(GainFrom(L))
+    return game
+
+
+def test_the_sovereign_block_is_asked_and_told_by_name() -> None:
+    """Justice: when an opponent would take your Sovereign, reveal and banish it to keep
+    the token. The holder is asked by name; the turn's summary says who blocked."""
+    game = sovereign_held_by_bo()
+    assert game.pending is not None
+    assert game.pending.prompt == "P2: block P1 taking the Sovereign?"
+    game.play(Block("justice"))
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.BLOCK]
+    assert said == ["P2 blocked with Justice"]
+
+
+def test_justice_draws_the_decks_last_card_and_nothing_from_an_empty_deck() -> None:
+    """Justice's blocker gains the deck's top card: the last one too; none if it is empty."""
+    last = _bo_holds_the_sovereign_and_the_deck_holds(1)
+    last.play(Block("justice"))
+    assert "invictus" in last.state.players[1].hand.known and last.state.deck_count == 0
+    empty = _bo_holds_the_sovereign_and_the_deck_holds(0)
+    hand = empty.state.players[1].hand.size
+    empty.play(Block("justice"))
+    assert empty.state.sovereign == 1 and empty.state.players[1].hand.size == hand - 1
+
+
+def test_ceres_is_asked_in_its_own_words() -> None:
+    """House Ceres: banish any card of any location."""
+    game = take_luna(House.CERES)
+    assert game.pending is not None
+    assert game.pending.prompt == "Ceres: banish a card from a location"

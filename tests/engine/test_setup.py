@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 import pytest
 
 from engine.board import House
 from engine.errors import IllegalActionError
-from engine.events import SeatSpec
+from engine.events import SeatSpec, Setup
 from engine.game import Game
-from engine.setup import new_game, tracked_game
+from engine.setup import arranged, new_game, tracked_game
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
@@ -84,3 +85,49 @@ def test_tracked_game_has_hidden_hands_and_deck() -> None:
     assert [p.hand.unknown for p in state.players] == [6, 5]
     assert state.deck_count == 112 - 8 - 11
     assert state.current == 1
+
+
+def test_a_tracked_game_of_two_has_the_neutral_house_and_of_three_not() -> None:
+    """Rules, setup: with 2 players, 3 Influence of an unused house go on the Institute."""
+    two = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    three = [*two, SeatSpec("Cy", House.CERES)]
+    stacks = [["darrow"], ["eo"], ["lorn"], ["judge"]]
+    assert Game(tracked_game(two, stacks, first=0)).state.neutral_influence == 3
+    assert Game(tracked_game(three, stacks, first=0)).state.neutral_influence == 0
+
+
+def test_an_arranged_position_defaults_to_the_first_seat_numbered_names_and_deal_rules() -> None:
+    """arranged() sets up what it is given: the first seat first, P1.. names unless named,
+    the neutral house for two seats, and the variants asked for."""
+    two = arranged([["darrow"], ["sevro"]])
+    assert (two.first_player, [s.name for s in two.seats]) == (0, ["P1", "P2"])
+    assert (two.neutral_influence, two.total_cards) == (3, 112)
+    three = arranged([["darrow"], ["sevro"], ["eo"]], names=["Ann", "Bo", "Cy"],
+                     variants=["multiplayer-variant"])
+    assert [s.name for s in three.seats] == ["Ann", "Bo", "Cy"]
+    assert (three.neutral_influence, three.variants) == (0, ("multiplayer-variant",))
+
+
+def _refused(event: Setup, message: str) -> None:
+    with pytest.raises(IllegalActionError, match=rf"^{re.escape(message)} \[setup\]$"):
+        Game(event)
+
+
+def test_each_bad_setup_is_refused_in_one_line_naming_the_setup_rule() -> None:
+    """Bad input gets one clear line: every setup refusal says what is wrong."""
+    event = new_game(["A", "B"], random.Random(1))
+    _refused(replace(event, hands=event.hands[:1]),
+             "one hand per seat and four locations are needed")
+    _refused(replace(event, locations=event.locations[:3]),
+             "one hand per seat and four locations are needed")
+    _refused(replace(event, first_player=2), "first player 2 is not a seat")
+    on_table = event.locations[0][0]
+    _refused(replace(event, hands=((on_table, *event.hands[0][1:]), event.hands[1])),
+             "a card appears twice")
+    deck = event.deck or ()
+    _refused(replace(event, deck=deck[1:], deck_count=event.deck_count - 1),
+             "the cards add up to 111, not 112")
+    _refused(replace(event, deck=deck[1:]), "the deck's order and its count disagree")
+    _refused(replace(event, unknown=(-1, 1)), "the cards add up to 112, not 112")
+    with pytest.raises(IllegalActionError, match=r"^the game has already been set up \[setup\]$"):
+        Game(event).play(event)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from abilities_support import (
     J,
     M,
@@ -14,11 +15,15 @@ from abilities_support import (
     stack,
     table,
     tokens,
+    tracked,
     values,
 )
 
-from engine.abilities.primitives import MULTIPLAYER_VARIANT
-from engine.events import Choose, Decline
+from engine.abilities.primitives import MULTIPLAYER_VARIANT, Moved
+from engine.decisions import Kind
+from engine.errors import IllegalActionError
+from engine.events import Choose, Decline, SetLocation
+from engine.game import Game
 
 
 def test_assassin_banishes_the_card_under_and_a_gold_earns_influence() -> None:
@@ -164,3 +169,93 @@ def test_karnus_with_the_multiplayer_variant_spares_small_hands() -> None:
                   variants=[MULTIPLAYER_VARIANT])
     lead(small, "karnus", J)
     assert small.state.banished == ("the-jackal",) and gain_is_next(small)
+
+
+def _asked(game: Game) -> tuple[Kind, str]:
+    assert game.pending is not None
+    return game.pending.kind, game.pending.prompt
+
+
+def test_ragnar_places_influence_for_a_gold_too_and_asks_which_top() -> None:
+    """Ragnar: banish the top card of another location; a Gold or a Gray earns 1
+    Influence. With two tops to choose from the player is asked."""
+    game = table([["ragnar"], ["judge"]], [["deanna"], ["lorn"], ["eo"], []])
+    lead(game, "ragnar", J)
+    assert _asked(game) == (Kind.TARGET, "P1: banish the top card of which location?")
+    play(game, pick("lorn", M, 0))
+    assert game.state.banished == ("lorn",) and tokens(game) == (0, 1, 0)
+
+
+def test_alia_snowsparrow_gains_nothing_for_an_obsidian_and_asks_which() -> None:
+    """Alia Snowsparrow: banish the top non-Gold of another location; no Helium if it
+    was a Gray or an Obsidian."""
+    game = table([["alia-snowsparrow"], ["judge"]], [[], ["helga"], ["deanna"], []])
+    lead(game, "alia-snowsparrow", J)
+    assert _asked(game) == (Kind.TARGET, "P1: banish the top non-Gold of which location?")
+    play(game, pick("helga", M, 0))
+    assert game.state.banished == ("helga",) and tokens(game) == (0, 0, 0)
+
+
+def test_a_tracked_alia_snowsparrow_refuses_an_unnamed_top_card_named_as_a_gold() -> None:
+    """Alia Snowsparrow banishes a non-Gold: a top card nobody has named is offered, and
+    the table naming it as a Gold is refused."""
+    game = tracked([["pelus"], [], [], []])
+    game.push(SetLocation(J, ("pelus", None)))  # the camera could not read the new top
+    lead(game, "alia-snowsparrow", M)
+    with pytest.raises(IllegalActionError, match=r"^aja does not qualify \[ability\]$"):
+        game.play(pick("aja", J, 1))
+
+
+def test_karnus_strikes_a_hand_after_mustang_or_the_jackal_too() -> None:
+    """Karnus: if the banished card is Mustang, The Jackal or Nero, you may have an
+    opponent banish a card from hand."""
+    for card in ("mustang", "the-jackal"):
+        game = table([["karnus"], ["deanna", "eo"]], [[card], [], [], []])
+        lead(game, "karnus", J)
+        assert _asked(game) == (Kind.CHOOSE, "P1: make an opponent banish a card?")
+        assert values(game) == {"1", "decline"}
+
+
+def test_bondilus_stained_and_sevro_ask_in_their_own_words() -> None:
+    """Bondilus banishes a non-Gold here (on Mars); Stained another card here; Sevro
+    may reveal The Howlers to gain the card under instead."""
+    bondilus = table([["bondilus"], ["judge"]], [[], ["deanna", "lorn"], [], []])
+    lead(bondilus, "bondilus", M)
+    assert _asked(bondilus) == (Kind.TARGET, "P1: banish which non-Gold here?")
+    stained = table([["stained"], ["judge"]], [["helga", "lorn"], [], [], []])
+    lead(stained, "stained", J)
+    assert _asked(stained) == (Kind.TARGET, "P1: banish which other card here?")
+    sevro = table([["sevro", "the-howlers"], ["judge"]], [["lorn"], [], [], []])
+    lead(sevro, "sevro", J)
+    assert _asked(sevro) == (Kind.CHOOSE, "P1: reveal The Howlers to gain the card below?")
+
+
+def test_a_tracked_pathologist_has_an_unnamed_bottom_card_named_first() -> None:
+    """Pathologist banishes the bottom card unless it is Pathologist: while tracking, an
+    unread bottom card is named before anything moves."""
+    game = tracked([[], [], [], []])
+    game.push(SetLocation(J, (None, "lorn")))
+    lead(game, "pathologist", J)
+    assert _asked(game) == (Kind.CONFIRM, "Name the card at Jupiter (#1)")
+    play(game, pick("deanna", J, 0))
+    assert _asked(game) == (Kind.CONFIRM, "P1: banish deanna from Jupiter")
+
+
+def test_a_tracked_evey_waits_for_the_table_to_clear_her_location() -> None:
+    """Evey banishes herself and every card at her location: while tracking, one step the
+    camera sees, the cards leaving her location."""
+    game = tracked([["lorn", "aja"], [], [], []])
+    lead(game, "evey", J)
+    assert _asked(game) == (Kind.CONFIRM, "P1: banish every card at Jupiter")
+    assert tuple(game.legal_actions()) == (Moved(source=J, card="evey"),)
+    play(game, Moved(source=J, card="evey"))
+    assert stack(game, J) == [] and tokens(game) == (0, 2, 0)
+
+
+def test_a_tracked_ash_lord_has_an_unnamed_card_named_before_counting_blues() -> None:
+    """Ash Lord banishes every Blue here and comes back for 2 or more: a card here nobody
+    has named must be named first, since it may be a Blue."""
+    game = tracked([["pelus"], [], [], []])
+    game.push(SetLocation(J, ("pelus", None)))
+    lead(game, "ash-lord", J)
+    assert _asked(game) == (Kind.CONFIRM, "Name the card at Jupiter (#2)")

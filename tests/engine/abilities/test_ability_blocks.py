@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 from abilities_support import (
+    I,
     J,
     L,
     M,
@@ -19,9 +23,15 @@ from abilities_support import (
 )
 
 from engine.abilities.blocks import BLOCKS, Threat
+from engine.abilities.primitives import STEP_BY_STEP
+from engine.automa import automa_setup, tracked_solo_game
+from engine.board import House
 from engine.cards import CARDS
 from engine.decisions import Kind
 from engine.events import Block, Choose, Decline
+from engine.game import Game
+from engine.narration import change_text
+from engine.state import ChangeKind, Hand
 
 
 def test_every_block_card_has_a_block_function_with_its_summary() -> None:
@@ -109,3 +119,110 @@ def test_a_victim_may_block_with_a_card_they_might_hold_while_tracking() -> None
     assert {"judge", "pax-au-telemanus", "the-howlers"} <= values(game)
     play(game, Block("judge"))
     assert hand(game, 1) == ("judge",) and game.state.players[1].hand.unknown == 4
+
+
+def _tracked_solo(variants: tuple[str, ...] = ()) -> Game:
+    """Tracking a solo game: you (seat 0, first) and Au Toma, whose hand nobody has seen."""
+    her = automa_setup(random.Random(0), priorities=(M, L, J, I))
+    return Game(tracked_solo_game("Ann", House.DIANA, (("pelus",), ("virga",), ("orion",),
+                                                        ("darrow",)), first=0, automa=her,
+                                  variants=variants))
+
+
+def test_a_tracked_tactus_has_the_thief_name_au_tomas_bottom_card() -> None:
+    """Tactus steals a card the victim chooses; Au Toma hands over her bottom card. While
+    tracking her hand is unseen, so the thief names the card handed over: any card
+    nobody has seen elsewhere. The turn's summary says what was taken."""
+    game = _tracked_solo()
+    lead(game, "tactus", M)
+    play(game, seat(1))
+    pending = game.pending
+    assert pending is not None and (pending.kind, pending.player) == (Kind.CONFIRM, 0)
+    assert pending.prompt == "Name Au Toma's bottom card, now handed over"
+    assert Choose("lorn") in pending.options and Choose("pelus") not in pending.options
+    play(game, Choose("lorn"))
+    assert hand(game) == ("lorn",) and game.state.players[1].hand.size == 1
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.STEAL]
+    assert said == ["Ann took Lorn from another hand"]
+
+
+def test_a_tracked_tactus_takes_au_tomas_bottom_card_at_once_when_her_hand_is_known() -> None:
+    """Once her whole hand is known, so is her bottom card: nothing to ask."""
+    game = _tracked_solo()
+    state = game.state
+    her = replace(state.players[1], hand=Hand(("lorn", "deanna")))
+    game.states[-1] = replace(state, players=(state.players[0], her))
+    lead(game, "tactus", M)
+    play(game, seat(1))
+    assert hand(game) == ("lorn",) and hand(game, 1) == ("deanna",)
+
+
+def test_step_by_step_tactus_asks_for_au_tomas_bottom_card_with_its_one_true_name() -> None:
+    """Filmed step by step, a simulated game asks what a tracked one must ask, with the
+    one true answer: her bottom card."""
+    game = solo(["tactus"], ["lorn", "deanna"])
+    game.states[-1] = replace(game.state, variants=frozenset({STEP_BY_STEP}))
+    lead(game, "tactus", M)
+    play(game, seat(1))
+    assert game.pending is not None
+    assert game.pending.prompt == "Name Au Toma's bottom card, now handed over"
+    assert game.pending.options == (Choose("lorn"),)
+    play(game, Choose("lorn"))
+    assert hand(game) == ("lorn",) and hand(game, 1) == ("deanna",)
+
+
+def test_step_by_step_au_toma_banishes_her_bottom_card_named_by_the_table() -> None:
+    """Aja: the chosen opponent banishes one of their cards; Au Toma banishes her bottom
+    one. Step by step the table names it, with its one true name the only answer."""
+    game = solo(["aja"], ["lorn", "deanna"])
+    game.states[-1] = replace(game.state, variants=frozenset({STEP_BY_STEP}))
+    lead(game, "aja", M)
+    play(game, seat(1))  # step by step, even a lone opponent is asked for
+    assert game.pending is not None
+    assert game.pending.prompt == "Name Au Toma's bottom card, now banished"
+    assert game.pending.options == (Choose("lorn"),)
+    play(game, Choose("lorn"))
+    assert hand(game, 1) == ("deanna",) and "lorn" in game.state.banished
+
+
+def test_the_victim_of_a_forced_banish_is_asked_by_name() -> None:
+    """Aja: the chosen opponent banishes 1 of their cards, of their own choosing."""
+    game = table([["aja"], ["lorn", "deanna"], ["eo"]])
+    lead(game, "aja", M)
+    play(game, seat(1))
+    assert game.pending is not None and game.pending.player == 1
+    assert game.pending.prompt == "P2: banish one of your cards"
+
+
+def test_the_victim_picks_the_card_to_hand_over() -> None:
+    """Tactus: the opponent chooses which card is stolen; they are asked by name."""
+    game = table([["tactus"], ["lorn", "deanna"]])
+    lead(game, "tactus", M)
+    play(game, seat(1))
+    assert game.pending is not None and game.pending.player == 1
+    assert game.pending.prompt == "P2: pick the card to hand over"
+
+
+def test_a_block_is_in_the_turn_summary() -> None:
+    """Judge: revealed to block; the turn's summary names who blocked and with what."""
+    game = table([["tactus"], ["judge", "lorn"]])
+    lead(game, "tactus", M)
+    play(game, seat(1))
+    assert game.pending is not None
+    assert game.pending.prompt == "P2: block the steal of a card from your hand?"
+    play(game, Block("judge"))
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.BLOCK]
+    assert said == ["P2 blocked with Judge"]
+
+
+def test_arlus_goes_on_to_the_other_neighbor_after_a_blocked_banish() -> None:
+    """Arlus: each neighbor shows a random card; a Gold is banished (Judge may block
+    that), and any Red shown banishes Arlus. A block stops only its own banish."""
+    game = table([["arlus"], ["lorn", "judge"], ["martyr"], ["deanna", "pelus"]],
+                 rng=Picks("lorn", "deanna"))
+    lead(game, "arlus", M)
+    play(game, Block("judge"))
+    assert hand(game, 1) == ("lorn", "judge")
+    assert game.state.banished == ("arlus",)  # P4 showed Deanna, a Red

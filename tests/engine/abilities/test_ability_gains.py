@@ -14,15 +14,21 @@ from abilities_support import (
     lead,
     pick,
     play,
+    seat,
     solo,
     stack,
     table,
+    tracked,
     turn_of,
     values,
     with_bottom,
 )
 
-from engine.events import Choose, Decline
+from engine.decisions import Kind
+from engine.errors import IllegalActionError
+from engine.events import Choose, Decline, Lead, SetLocation, SetSovereign
+from engine.game import Game
+from engine.state import ChangeKind
 
 
 def _may_gain(card: str, here: list[str], take: str) -> None:
@@ -236,3 +242,147 @@ def test_vlogger_further_on_the_fleet_goes_right_and_draws_two() -> None:
     behind = table([["vlogger"], ["judge"]])
     lead(behind, "vlogger", J)
     assert stack(behind, J) == ["vlogger"] and gain_is_next(behind)
+
+
+def _asked(game: Game) -> tuple[Kind, int | None, str]:
+    assert game.pending is not None
+    return game.pending.kind, game.pending.player, game.pending.prompt
+
+
+def _short_deck(game: Game, left: int) -> tuple[str, ...]:
+    """Leave only the deck's top ``left`` cards (the rest go onto the Institute)."""
+    rest = game.state.deck or ()
+    game.push(SetLocation(I, rest[left:]))
+    return rest[:left]
+
+
+def _borrowed_turn(borrower_hand: list[str], jupiter: list[str]) -> Game:
+    """P1 deploys Loan Shark on Jupiter and P2 borrows a turn (2 Helium)."""
+    game = table([["loan-shark"], [*borrower_hand, "judge"], ["martyr"]],
+                 [jupiter, [], [], []], tokens={1: (6, 0, 0)})
+    lead(game, "loan-shark", J)
+    play(game, seat(1), Choose("turn"))
+    return game
+
+
+def _rulings(game: Game) -> list[str | None]:
+    return [c.target for c in game.state.changes if c.kind == ChangeKind.RULING]
+
+
+def test_alfrun_offers_only_its_partners_and_asks_in_its_own_words() -> None:
+    """Alfrun: you may gain Nero or Jopho from here (and end your turn); no other card."""
+    game = table([["alfrun"], ["judge"]], [["lorn", "nero", "deanna"], [], [], []])
+    lead(game, "alfrun", J)
+    assert _asked(game) == (Kind.TARGET, 0, "P1: gain a card here and end your turn?")
+    assert values(game) == {"nero", "decline"}
+
+
+def test_a_tracked_alfrun_has_an_unread_card_named_but_not_a_face_down_one() -> None:
+    """While tracking, a face-up card nobody has named may be Nero or Jopho: it is named
+    first. A face-down card cannot be gained by name, so it is not asked about."""
+    down = tracked([["nero"], [], [], []])
+    down.push(SetLocation(J, ("nero", None), face_down=(False, True)))
+    lead(down, "alfrun", J)
+    assert _asked(down) == (Kind.TARGET, 0, "P1: gain a card here and end your turn?")
+    assert values(down) == {"nero", "decline"}
+    unread = tracked([["nero"], [], [], []])
+    unread.push(SetLocation(J, ("nero", None)))
+    lead(unread, "alfrun", J)
+    assert _asked(unread) == (Kind.CONFIRM, 0, "Name the card at Jupiter (#2)")
+
+
+def test_in_a_borrowed_turn_no_ability_gains_loan_shark() -> None:
+    """Loan Shark: the borrowed turn may not gain Loan Shark, by any ability. Cassius on
+    Loan Shark has nothing to gain (a Silver: he would not stay for it either)."""
+    developer = _borrowed_turn(["developer"], ["lorn"])
+    play(developer, Lead("developer", J))
+    assert values(developer) == {"lorn", "decline"}
+    cassius = _borrowed_turn(["cassius"], [])
+    play(cassius, Lead("cassius", J))
+    assert stack(cassius, J) == ["loan-shark", "cassius"] and _rulings(cassius) == ["stay"]
+
+
+def test_a_must_gain_waits_for_unread_cards_before_deciding_there_is_nothing() -> None:
+    """Darrow gains a non-Gold here: while a card here has no name, whether there is one
+    to gain is not known yet, so nothing is decided (no ruling) until it is named."""
+    game = tracked([["pelus"], [], [], []])
+    game.push(SetLocation(J, (None, "deanna")))
+    lead(game, "darrow", J)
+    assert _asked(game) == (Kind.CONFIRM, 0, "Name the card at Jupiter (#1)")
+    assert _rulings(game) == []
+
+
+def test_sefi_asks_which_obsidian_by_its_own_name() -> None:
+    """Sefi: gain another Obsidian from this location (the player picks one)."""
+    game = table([["sefi"], ["judge"]], [["helga", "ragnar", "lorn"], [], [], []])
+    lead(game, "sefi", J)
+    assert _asked(game) == (Kind.TARGET, 0, "sefi: gain which card?")
+
+
+def test_a_card_turned_face_down_while_asked_no_longer_has_the_color_wanted() -> None:
+    """Romulus gains a Blue, Sefi an Obsidian, Aegis Craftsman may gain a Gold: a
+    face-down card has no color, so one the table turned face down while the question
+    was open no longer qualifies."""
+    for card, wanted, other in (("romulus", "pelus", "virga"), ("sefi", "helga", "ragnar"),
+                                ("aegis-craftsman", "lorn", "aja")):
+        game = tracked([[wanted, other, "deanna"], [], [], []])
+        lead(game, card, J)
+        game.push(SetLocation(J, (wanted, other, "deanna", card),
+                              face_down=(True, False, False, False)))
+        with pytest.raises(IllegalActionError, match=rf"^{wanted} does not qualify"):
+            game.play(pick(wanted, J, 0))
+
+
+def test_a_tracked_octavia_has_an_unread_luna_bottom_named_first() -> None:
+    """Octavia, holding the Sovereign, gains Luna's bottom card: unread, it is named first
+    (whether it is a Gold decides whether she stays)."""
+    game = tracked([[], [], [None], []])
+    game.push(SetSovereign(0))
+    lead(game, "octavia", M)
+    assert _asked(game) == (Kind.CONFIRM, 0, "Name the card at Luna (#1)")
+
+
+def test_mustang_asks_which_banished_card() -> None:
+    """Mustang: gain one banished card of your choice."""
+    game = table([["mustang"], ["judge"]])
+    game.states[-1] = banish_from_deck(game.state, "lorn", "deanna")
+    lead(game, "mustang", M)
+    assert _asked(game) == (Kind.CHOOSE, 0, "Mustang: gain which banished card?")
+
+
+def test_lysander_and_codebreaker_take_the_decks_last_card() -> None:
+    """Lysander gains the deck's top card, Codebreaker reveals its bottom card: with one
+    card left, that card."""
+    lysander = table([["lysander"], ["judge"]])
+    (last,) = _short_deck(lysander, 1)
+    lead(lysander, "lysander", L)
+    assert hand(lysander) == (last,)
+    codebreaker = table([["codebreaker"], ["judge"]], [["lorn"], [], [], []], deck=["deanna"])
+    _short_deck(codebreaker, 1)
+    lead(codebreaker, "codebreaker", J)
+    assert hand(codebreaker) == ("deanna",)
+
+
+def test_codebreaker_leaves_a_gold_at_the_bottom_of_the_deck() -> None:
+    """Codebreaker: gain the revealed bottom card unless it is a Gold or a Silver."""
+    game = table([["codebreaker"], ["judge"]], [["lorn"], [], [], []])
+    game.states[-1] = with_bottom(game.state, "aja")
+    lead(game, "codebreaker", J)
+    assert hand(game) == () and game.state.deck[-1] == "aja"
+
+
+def test_online_gambler_bets_on_the_decks_last_card_and_counts_the_colors_named() -> None:
+    """Online Gambler: name 3 colors, then reveal the deck's top card (the last one too;
+    with none, nothing happens)."""
+    game = table([["online-gambler"], ["judge"]], deck=["lorn"])
+    _short_deck(game, 1)
+    lead(game, "online-gambler", M)
+    assert _asked(game) == (Kind.CHOOSE, 0, "P1: name a color (1 of 3)")
+    play(game, Choose("gold"))
+    assert _asked(game) == (Kind.CHOOSE, 0, "P1: name a color (2 of 3)")
+    play(game, Choose("red"), Choose("blue"))
+    assert hand(game) == ("lorn",)
+    empty = table([["online-gambler"], ["judge"]])
+    _short_deck(empty, 0)
+    lead(empty, "online-gambler", M)
+    assert gain_is_next(empty)

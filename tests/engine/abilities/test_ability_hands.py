@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from abilities_support import (
+    J,
     M,
     Picks,
     asks,
@@ -14,15 +18,18 @@ from abilities_support import (
     solo,
     stack,
     table,
+    tracked,
     turn_of,
     values,
 )
 
-from engine.abilities.primitives import MULTIPLAYER_VARIANT
+from engine.abilities.primitives import MULTIPLAYER_VARIANT, STEP_BY_STEP, Moved
 from engine.board import House
 from engine.cards import ALL_IDS
 from engine.decisions import Kind
-from engine.events import Block, Choose, Decline
+from engine.events import Block, Choose, Decline, SetLocation
+from engine.game import Game
+from engine.narration import line
 
 # Cards for filling hands: none of the five block cards, none named in these tests.
 SPARE = [c for c in ALL_IDS if c not in ("aja", "hypnotist", "eo", "lorn", "judge", "justice",
@@ -163,3 +170,169 @@ def test_hypnotists_forced_banish_opens_the_block_window_for_opponents_only() ->
     play(declined, Decline(), Choose("lorn"))
     assert declined.state.banished == ("eo", "lorn")
     assert hand(declined, 1) == ("the-howlers", "nero")
+
+
+def _asked(game: Game) -> tuple[Kind, int | None, str]:
+    assert game.pending is not None
+    return game.pending.kind, game.pending.player, game.pending.prompt
+
+
+def _log(game: Game) -> list[str]:
+    return [line(e, game.states[i], game.states[i + 1]) for i, e in enumerate(game.log)]
+
+
+def test_tactus_and_roque_with_the_multiplayer_variant_spare_small_hands() -> None:
+    """FAQ variant: Tactus and Roque, like Aja, may pick only an opponent holding more
+    cards than they were dealt; the card is still deployed, its targeting does nothing."""
+    for card in ("tactus", "roque"):
+        game = table([[card], SPARE[:5], SPARE[5:11]], variants=[MULTIPLAYER_VARIANT])
+        lead(game, card, M)
+        assert values(game) == {"2", "decline"} if card == "tactus" else {"2"}
+        spared = table([[card], SPARE[:5]], variants=[MULTIPLAYER_VARIANT])
+        lead(spared, card, M)
+        assert gain_is_next(spared) and stack(spared, M) == [card]
+
+
+def test_tactus_and_roque_ask_whom_in_their_own_words() -> None:
+    """Tactus: steal 1 card from an opponent. Roque: look at an opponent's hand."""
+    tactus = table([["tactus"], ["lorn"], ["eo"]])
+    lead(tactus, "tactus", M)
+    assert _asked(tactus) == (Kind.CHOOSE, 0, "P1: steal a card from whom?")
+    roque = table([["roque"], ["lorn"], ["eo"]])
+    lead(roque, "roque", M)
+    assert _asked(roque) == (Kind.CHOOSE, 0, "P1: look at whose hand?")
+    aja = table([["aja"], ["lorn"], ["eo"]])
+    lead(aja, "aja", M)
+    assert _asked(aja) == (Kind.CHOOSE, 0, "P1: who banishes a card?")
+
+
+def test_arlus_remembers_a_red_from_the_first_neighbor() -> None:
+    """Arlus: if any card shown is a Red, banish Arlus, even when the other is not."""
+    game = table([["arlus"], ["deanna"], ["martyr"], ["lawyer"]], rng=Picks("deanna", "lawyer"))
+    lead(game, "arlus", M)
+    assert game.state.banished == ("arlus",)
+    assert _log(game)[-2:] == ["A card drawn at random", "A card drawn at random"]
+
+
+def test_a_tracked_arlus_asks_which_card_each_neighbor_showed() -> None:
+    """While tracking, the table says which card each neighbor showed (any card they may
+    hold); it is then known to be in their hand."""
+    game = tracked([["pelus"], ["virga"], ["orion"], ["the-pax"]])
+    lead(game, "arlus", M)
+    assert _asked(game) == (Kind.CONFIRM, 0, "Arlus: which card did P2 show?")
+    assert Choose("deanna") in game.legal_actions() and Choose("pelus") not in game.legal_actions()
+    play(game, Choose("deanna"))
+    assert hand(game, 1) == ("deanna",)
+
+
+def test_step_by_step_arlus_asks_for_au_tomas_bottom_card_with_its_true_name() -> None:
+    """Solo rules: Au Toma shows her bottom card. Filmed step by step, the table is asked
+    for it with its one true name."""
+    game = solo(["arlus"], ["aja", "deanna"])
+    game.states[-1] = replace(game.state, variants=frozenset({STEP_BY_STEP}))
+    lead(game, "arlus", M)
+    assert _asked(game) == (Kind.CONFIRM, 0, "Arlus: which card did Au Toma show?")
+    assert game.pending is not None and game.pending.options == (Choose("aja"),)
+    play(game, Choose("aja"))
+    assert game.state.banished == ("aja",)
+
+
+def test_roque_sees_the_whole_hand_of_a_player_with_more_than_six() -> None:
+    """Only Au Toma's hand is cut to its top 6 (solo rules); a player's is seen whole."""
+    seven = SPARE[:7]
+    game = table([["roque"], seven], rng=Picks(seven[0]))
+    lead(game, "roque", M)
+    assert _asked(game) == (Kind.CHOOSE, 0, "Roque: name a card")
+    assert values(game) == set(seven)
+    play(game, Choose(seven[0]))
+    assert game.state.banished == (seven[0], "roque")
+    assert _log(game)[-1] == "A card drawn at random"
+
+
+def test_roque_missing_au_toma_banishes_nothing_and_shuffles_all_the_cards_seen() -> None:
+    """Solo rules: on a miss nothing is banished, and the looked-at cards (all of them,
+    with 6 or fewer) are shuffled back on top, each new place drawn at random."""
+    game = solo(["roque"], ["lorn", "deanna", "aja"], variant=True,
+                rng=Picks("deanna", "aja", "deanna"))
+    lead(game, "roque", M)
+    play(game, Choose("lorn"))  # the random card is Deanna: a miss
+    assert game.state.banished == () and stack(game, M) == ["roque"]
+    assert hand(game, 1) == ("aja", "deanna", "lorn")
+
+
+def test_a_tracked_roque_asks_which_named_card_was_picked_and_a_hit_banishes_both() -> None:
+    """While tracking the table does it all and reports the outcome: the named card if
+    it was picked (then it and Roque are banished), or no match."""
+    game = tracked([["pelus"], ["virga"], ["orion"], ["the-pax"]])
+    lead(game, "roque", M)
+    assert _asked(game) == (
+        Kind.CONFIRM, 0, "Roque: which named card was picked? (decline: no match)")
+    assert Choose("lorn") in game.legal_actions() and Decline() in game.legal_actions()
+    play(game, Choose("lorn"), Decline())  # P2 does not block
+    assert "lorn" in game.state.banished
+    play(game, Moved(source=M, card="roque"))
+    assert game.state.banished[-1] == "roque"
+
+
+def test_step_by_step_roque_reports_a_hit_as_the_table_would() -> None:
+    """Filmed step by step, the outcome is asked with its one true answer: the named card
+    when the random pick hit it, no match otherwise."""
+    game = table([["roque"], ["lorn", "deanna"]], variants=[STEP_BY_STEP], rng=Picks("lorn"))
+    lead(game, "roque", M)
+    play(game, seat(1), Choose("lorn"))
+    assert _asked(game) == (
+        Kind.CONFIRM, 0, "Roque: which named card was picked? (decline: no match)")
+    assert game.pending is not None and game.pending.options == (Choose("lorn"),)
+    play(game, Choose("lorn"))
+    assert game.state.banished == ("lorn",) and hand(game, 1) == ("deanna",)
+    miss = table([["roque"], ["lorn", "deanna"]], variants=[STEP_BY_STEP], rng=Picks("deanna"))
+    lead(miss, "roque", M)
+    play(miss, seat(1), Choose("lorn"))
+    assert miss.pending is not None and miss.pending.options == (Decline(),)
+
+
+def test_hypnotist_goes_on_round_the_table_after_a_block() -> None:
+    """Hypnotist: each player in turn banishes a card and gains the deck's top card; an
+    opponent who blocks skips only their own swap."""
+    game = table([["hypnotist", "eo"], ["lorn", "judge"], ["deanna"]], deck=["aja", "nero"])
+    lead(game, "hypnotist", M)
+    play(game, Block("judge"))
+    assert game.state.banished == ("eo", "deanna")
+    assert hand(game, 2) == ("nero",)
+
+
+class _Seen(Picks):
+    """Picks that also keeps what each random pick chose from."""
+
+    def __init__(self, *answers: str) -> None:
+        super().__init__(*answers)
+        self.offered: list[set[object]] = []
+
+    def choice(self, seq: Sequence[object]) -> object:  # type: ignore[override]
+        self.offered.append({getattr(o, "value", None) for o in seq})
+        return super().choice(seq)
+
+
+def test_roques_random_pick_from_au_toma_is_one_of_her_top_six() -> None:
+    """Solo rules: Roque looks at the top 6 of Au Toma's hand and picks one of those at
+    random; the shuffle back is drawn at random too."""
+    her = ["lorn", "deanna", "aja", "nero", "helga", "pelus", "virga", "sefi"]
+    rng = _Seen("nero", "virga", "aja", "helga", "pelus", "deanna")
+    game = solo(["roque"], her, variant=True, rng=rng)
+    lead(game, "roque", M)
+    play(game, Choose("nero"))
+    assert rng.offered[0] == set(her[2:])
+    assert _log(game)[-5:] == ["A card drawn at random"] * 5
+
+
+def test_hypnotist_asks_its_player_and_hands_out_the_decks_last_card() -> None:
+    """Hypnotist: each player banishes a card of their choice and gains the deck's top
+    card, while the deck holds one."""
+    game = table([["hypnotist", "eo", "lorn"], ["deanna"]])
+    rest = game.state.deck or ()
+    game.push(SetLocation(J, rest[1:]))  # one card left in the deck
+    lead(game, "hypnotist", M)
+    assert _asked(game) == (Kind.CHOOSE, 0, "P1: banish one of your cards")
+    play(game, Choose("eo"))
+    assert set(hand(game)) == {"lorn", rest[0]} and game.state.deck_count == 0
+    assert game.state.banished == ("eo", "deanna")  # P2 still banishes, with nothing to gain

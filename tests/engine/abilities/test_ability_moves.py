@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from abilities_support import (
     I,
     J,
@@ -16,11 +17,16 @@ from abilities_support import (
     stack,
     table,
     tokens,
+    tracked,
     turn_of,
     values,
 )
 
-from engine.events import Choose, Decline, GainFrom
+from engine.board import Location
+from engine.decisions import Kind
+from engine.errors import IllegalActionError
+from engine.events import Choose, Decline, GainFrom, SetLocation
+from engine.game import Game
 
 
 def _push_off(card: str, below: str, reward: tuple[int, int, int]) -> None:
@@ -209,3 +215,140 @@ def test_conversationalist_takes_a_top_card_under_itself_and_gains_a_white() -> 
     red = table([["conversationalist"], ["judge"]], [[], ["eo"], [], []])
     lead(red, "conversationalist", J)
     assert stack(red, J) == ["eo", "conversationalist"] and hand(red) == ()
+
+
+def _asked(game: Game) -> tuple[Kind, int | None, str]:
+    assert game.pending is not None
+    return game.pending.kind, game.pending.player, game.pending.prompt
+
+
+def _face_down_at(game: Game, location: Location, index: int) -> None:
+    """The card at ``index`` there turned face down (as Firewall Expert leaves one)."""
+    cards = tuple(s.card for s in game.state.stack_at(location))
+    game.push(SetLocation(location, cards, face_down=tuple(i == index for i in range(len(cards)))))
+
+
+def test_the_move_questions_are_asked_in_each_cards_own_words() -> None:
+    """Each card asks its own question: push-offs, pull-unders, Matteo's pick and where
+    to, Masseuse's two, The Telemanuses' and Theodora's."""
+    chef = table([["artisan-chef"], ["judge"]], [["deanna", "lorn"], [], [], []])
+    lead(chef, "artisan-chef", J)
+    assert _asked(chef) == (Kind.CHOOSE, 0, "P1: move the card below to which location?")
+    colonel = table([["colonel-valentin"], ["judge"]], [["deanna"], ["lorn"], [], []])
+    lead(colonel, "colonel-valentin", J)
+    assert _asked(colonel) == (Kind.TARGET, 0, "P1: move which card under colonel-valentin?")
+    play(colonel, pick("lorn", M, 0))
+    assert _asked(colonel) == (Kind.CHOOSE, 0, "P1: gain that card and end your turn?")
+    matteo = table([["matteo"], ["judge"]], [["deanna", "lorn"], [], [], []])
+    lead(matteo, "matteo", J)
+    assert _asked(matteo) == (Kind.TARGET, 0, "P1: move which card?")
+    play(matteo, pick("deanna", J, 0))
+    assert _asked(matteo) == (Kind.CHOOSE, 0, "P1: move deanna to which location?")
+    masseuse = table([["masseuse"], ["judge"]], [[], ["deanna"], [], ["lorn"]])
+    lead(masseuse, "masseuse", J)
+    assert _asked(masseuse) == (Kind.CHOOSE, 0, "P1: move the top card of which location?")
+    play(masseuse, at(I))
+    assert _asked(masseuse) == (Kind.CHOOSE, 0, "P1: move it from The Institute to which "
+                                                "location?")
+    rose = table([["garden-trained-rose"], ["judge"]], [["banker"], [], [], []])
+    lead(rose, "garden-trained-rose", J)
+    assert _asked(rose) == (Kind.CHOOSE, 0, "P1: move the card below to which location?")
+    theodora = table([["theodora"], ["judge"]], [["lorn"], [], [], []])
+    lead(theodora, "theodora", J)
+    assert _asked(theodora) == (Kind.CHOOSE, 0, "P1: move the bottom card here onto Theodora?")
+    conversationalist = table([["conversationalist"], ["judge"]], [[], ["martyr"], ["eo"], []])
+    lead(conversationalist, "conversationalist", J)
+    assert _asked(conversationalist) == (Kind.TARGET, 0,
+                                         "P1: move which top card under this one?")
+
+
+def test_the_telemanuses_send_the_cards_below_to_another_location() -> None:
+    """The Telemanuses: move every card beneath them onto the top of another location."""
+    game = table([["the-telemanuses"], ["judge"]], [["deanna", "lorn"], [], [], []])
+    lead(game, "the-telemanuses", J)
+    assert _asked(game) == (Kind.CHOOSE, 0, "P1: move the cards below to which location?")
+    assert values(game) == {"mars", "luna", "institute"}
+
+
+def test_4d_painter_sends_a_face_down_card_anywhere_else_but_not_to_its_own_location() -> None:
+    """4D Painter: move a card to another location holding no card of its color; a
+    face-down card has no color, so any other location will do."""
+    game = table([["4d-painter"], ["judge"]], [["deanna"], ["eo"], ["lorn"], ["zanzibar"]])
+    _face_down_at(game, J, 0)
+    lead(game, "4d-painter", J)
+    play(game, pick("deanna", J, 0))
+    assert values(game) == {"mars", "luna", "institute"}
+
+
+def test_4d_painter_refuses_a_card_left_with_nowhere_to_go_while_asked() -> None:
+    """4D Painter's card must go where its color is absent: once the table shows a Violet
+    on the one location that had none, Holo Host cannot move anywhere."""
+    game = tracked([["holo-host"], ["zanzibar"], ["musician"], []])
+    lead(game, "4d-painter", J)
+    game.push(SetLocation(I, ("vlogger",)))
+    with pytest.raises(IllegalActionError, match=r"^holo-host cannot move anywhere \[ability\]$"):
+        game.play(pick("holo-host", J, 0))
+
+
+def test_musician_skips_a_face_down_card_it_cannot_read_a_core_value_from() -> None:
+    """Musician moves a card with an even core value: a face-down card shows none."""
+    game = table([["musician"], ["judge"]], [["lorn", "eo"], [], [], []])
+    _face_down_at(game, J, 0)
+    lead(game, "musician", J)
+    assert values(game) == {"eo", "musician"}
+
+
+def test_a_card_turned_face_down_while_asked_no_longer_qualifies_to_move() -> None:
+    """Musician picks an even card, Colonel Valentin a Gold: one turned face down while
+    the question was open shows neither core value nor color."""
+    musician = tracked([["lorn", "eo"], [], [], []])
+    lead(musician, "musician", J)
+    _face_down_at(musician, J, 0)
+    with pytest.raises(IllegalActionError, match=r"^lorn does not qualify"):
+        musician.play(pick("lorn", J, 0))
+    colonel = tracked([["deanna"], ["lorn"], ["aja"], []])
+    lead(colonel, "colonel-valentin", J)
+    _face_down_at(colonel, M, 0)
+    with pytest.raises(IllegalActionError, match=r"^lorn does not qualify"):
+        colonel.play(pick("lorn", M, 0))
+
+
+def test_a_tracked_garden_trained_rose_names_an_unread_card_below_but_not_a_face_down_one() -> None:
+    """Garden-Trained Rose moves the card directly under it (a Silver earns Helium): an
+    unread face-up card is named first; a face-down one just moves."""
+    unread = tracked([[None], [], [], []])
+    lead(unread, "garden-trained-rose", J)
+    assert _asked(unread) == (Kind.CONFIRM, 0, "Name the card at Jupiter (#1)")
+    down = tracked([[None], [], [], []])
+    down.push(SetLocation(J, (None,), face_down=(True,)))
+    lead(down, "garden-trained-rose", J)
+    assert _asked(down) == (Kind.CHOOSE, 0, "P1: move the card below to which location?")
+
+
+def test_theodora_gains_a_red_and_leaves_herself_alone_and_names_first_while_tracking() -> None:
+    """Theodora: you may move this location's bottom card onto her; a Gold or a Red is
+    gained (ending the turn). Alone she has no bottom card to move; while tracking an
+    unread bottom card is named first, a face-down one is not."""
+    red = table([["theodora"], ["judge"]], [["deanna", "pelus"], [], [], []])
+    lead(red, "theodora", J)
+    play(red, at(J))
+    assert hand(red) == ("deanna",) and turn_of(red) == 1
+    alone = table([["theodora"], ["judge"]])
+    lead(alone, "theodora", J)
+    assert gain_is_next(alone)
+    unread = tracked([[None, "pelus"], [], [], []])
+    lead(unread, "theodora", J)
+    assert _asked(unread) == (Kind.CONFIRM, 0, "Name the card at Jupiter (#1)")
+    down = tracked([[None, "pelus"], [], [], []])
+    down.push(SetLocation(J, (None, "pelus"), face_down=(True, False)))
+    lead(down, "theodora", J)
+    assert _asked(down) == (Kind.CHOOSE, 0, "P1: move the bottom card here onto Theodora?")
+
+
+def test_a_tracked_matteo_moving_a_face_down_card_calls_it_it() -> None:
+    """Matteo moves another card here; a face-down card nobody has named is "it"."""
+    game = tracked([[None, "lorn"], [], [], []])
+    game.push(SetLocation(J, (None, "lorn"), face_down=(True, False)))
+    lead(game, "matteo", J)
+    play(game, pick(None, J, 0))
+    assert _asked(game) == (Kind.CHOOSE, 0, "P1: move it to which location?")

@@ -17,14 +17,18 @@ from abilities_support import (
     seat,
     table,
     tokens,
+    tracked,
     turn_of,
     values,
 )
 
-from engine.abilities.primitives import trade_used, use_trade
+from engine.abilities.primitives import STEP_BY_STEP, trade_used, use_trade
+from engine.cards import CARDS, Color
 from engine.decisions import Kind
 from engine.draft import Draft
-from engine.events import Choose, Decline, DrawFromDeck, GainFrom, Lead
+from engine.events import Choose, Decline, DrawFromDeck, GainFrom, Lead, SetLocation
+from engine.game import Game
+from engine.narration import change_text
 from engine.state import TurnContext
 
 
@@ -151,3 +155,144 @@ def test_loan_shark_otherwise_the_opponent_pays_one() -> None:
     lead(poor, "loan-shark", I)
     assert tokens(poor)[0] == 1 and gain_is_next(poor)  # cannot borrow: pays what it has
 
+
+
+def _prompt(game: Game) -> str:
+    assert game.pending is not None
+    return game.pending.prompt
+
+
+def _short_deck(game: Game, *left: str) -> None:
+    """Every deck card but ``left`` (the deck's top cards) goes onto the Institute."""
+    rest = game.state.deck or ()
+    assert rest[:len(left)] == left
+    game.push(SetLocation(I, rest[len(left):]))
+
+
+def test_ceo_and_sponsor_ask_in_their_own_words_down_to_the_last_step() -> None:
+    """CEO: you may regress once on the Fleet Track for 2 Helium (possible from 1).
+    Sponsor: you may pay 1 Helium to place 2 Influence."""
+    ceo = table([["ceo"], ["judge"]], tokens={0: (0, 0, 1)})
+    lead(ceo, "ceo", M)
+    assert _prompt(ceo) == "P1: move back 1 on the Fleet to gain 2 Helium?"
+    play(ceo, Choose("regress"))
+    assert tokens(ceo) == (2, 0, 0)
+    sponsor = table([["sponsor"], ["judge"]], tokens={0: (1, 0, 0)})
+    lead(sponsor, "sponsor", M)
+    assert _prompt(sponsor) == "P1: pay 1 Helium to place 2 Influence?"
+
+
+def test_banker_pays_exactly_three_for_another_card_here_or_declines() -> None:
+    """Banker: you may pay 3 Helium to gain any card from this location (not Banker,
+    which is then banished)."""
+    game = table([["banker"], ["judge"]], [["lorn", "eo"], [], [], []], tokens={0: (5, 0, 0)})
+    lead(game, "banker", J)
+    assert _prompt(game) == "P1: pay 3 Helium to gain a card here?"
+    assert values(game) == {"lorn", "eo", "decline"}
+    play(game, pick("eo", J, 1))
+    assert tokens(game)[0] == 2 and "eo" in hand(game)
+
+
+def test_banker_in_a_borrowed_turn_may_not_gain_loan_shark() -> None:
+    """Loan Shark: the borrower's out-of-order turn may not gain Loan Shark, not even
+    with Banker."""
+    game = table([["loan-shark"], ["banker", "judge"], ["martyr"]], [["lorn"], [], [], []],
+                 tokens={1: (6, 0, 0)})
+    lead(game, "loan-shark", J)
+    play(game, seat(1), Choose("turn"), Lead("banker", J))
+    assert values(game) == {"lorn", "decline"}
+
+
+def test_surgeon_asks_which_non_gold_to_give_and_which_gold_to_take() -> None:
+    """Surgeon: you may banish a non-Gold from hand to gain a banished Gold."""
+    game = table([["surgeon", "deanna"], ["martyr"]])
+    game.states[-1] = banish_from_deck(game.state, "aja", "lorn")
+    lead(game, "surgeon", M)
+    assert _prompt(game) == "P1: banish a non-Gold to gain a banished Gold?"
+    assert values(game) == {"deanna", "decline"}
+    play(game, Choose("deanna"))
+    assert _prompt(game) == "Surgeon: gain which banished Gold?"
+    assert values(game) == {"aja", "lorn"}
+
+
+def test_mickey_digs_to_the_decks_last_card_and_passes_cards_back_under() -> None:
+    """Mickey the Carver reveals deck cards until a Gold: the last card counts, and the
+    cards passed go under the deck one at a time in the player's order."""
+    game = table([["mickey-the-carver", "eo"], ["martyr"]], deck=["deanna", "judge", "lorn"])
+    _short_deck(game, "deanna", "judge", "lorn")
+    lead(game, "mickey-the-carver", M)
+    play(game, Choose("eo"))
+    assert "lorn" in hand(game)
+    assert _prompt(game) == "Mickey: put which card under the deck next?"
+    empty = table([["mickey-the-carver", "eo"], ["martyr"]], deck=["deanna", "judge"])
+    _short_deck(empty, "deanna", "judge")
+    lead(empty, "mickey-the-carver", M)
+    play(empty, Choose("eo"))  # no Gold at all: every card is turned over, none gained
+    assert hand(empty) == () and empty.state.deck_count == 0
+
+
+def test_a_tracked_mickey_asks_which_gold_turned_up() -> None:
+    """While tracking the deck is unseen: the table names the Gold (any Gold nobody has
+    seen) or declines; only the Gold leaves the deck, into the hand."""
+    game = tracked([["pelus"], ["virga"], ["orion"], ["the-pax"]])
+    lead(game, "mickey-the-carver", M)
+    play(game, Choose("deanna"))
+    assert _prompt(game) == "Mickey: which Gold turned up? (decline: none)"
+    assert asks(game) is Kind.CONFIRM  # the table's answer, as the camera's would be
+    golds = {c for c, card in CARDS.items() if card.color is Color.GOLD}
+    assert values(game) == golds | {"decline"}
+    deck = game.state.deck_count
+    play(game, Choose("lorn"))
+    assert hand(game) == ("lorn",) and game.state.deck_count == deck - 1
+    said = [change_text(c, game.state) for c in game.state.changes]
+    assert said == ["P1 gained Lorn from the deck"]
+
+
+def test_step_by_step_mickey_answers_with_the_decks_first_gold_or_none() -> None:
+    """Filmed step by step, the simulated table names the first Gold in the deck, or
+    declines when there is none."""
+    game = table([["mickey-the-carver", "eo"], ["martyr"]], deck=["deanna", "lorn"],
+                 variants=[STEP_BY_STEP])
+    lead(game, "mickey-the-carver", M)
+    play(game, Choose("eo"))
+    assert game.pending is not None and game.pending.options == (Choose("lorn"),)
+    none = table([["mickey-the-carver", "eo"], ["martyr"]], variants=[STEP_BY_STEP])
+    golds = [c for c in none.state.deck or () if CARDS[c].color is Color.GOLD]
+    none.states[-1] = banish_from_deck(none.state, *golds)
+    lead(none, "mickey-the-carver", M)
+    play(none, Choose("eo"))
+    assert none.pending is not None and none.pending.options == (Decline(),)
+
+
+def test_loan_shark_asks_whom_and_an_opponent_with_exactly_two_may_borrow() -> None:
+    """Loan Shark: choose an opponent; they may give you 2 Helium for a turn now."""
+    game = table([["loan-shark"], ["judge"], ["martyr"]], tokens={1: (2, 0, 0)})
+    lead(game, "loan-shark", I)
+    assert _prompt(game) == "P1: who owes you?"
+    play(game, seat(1))
+    assert game.pending is not None and game.pending.player == 1
+    assert _prompt(game) == "P2: pay 2 Helium to take a turn now (else pay 1)?"
+
+
+def test_stock_broker_needs_an_influence_to_take_back_and_says_so() -> None:
+    """Stock Broker: you may take back 1 of your Influence from the Institute for 2 Helium."""
+    game = table([["stock-broker"], ["judge"]], tokens={0: (0, 1, 0)})
+    lead(game, "stock-broker", M)
+    assert _prompt(game) == "P1: take back 1 Influence to gain 2 Helium?"
+    none = table([["stock-broker"], ["judge"]])
+    lead(none, "stock-broker", M)
+    assert gain_is_next(none)
+
+
+def test_mickey_offers_the_reds_in_hand_while_the_deck_holds_a_card() -> None:
+    """Mickey the Carver: you may banish a Red from hand to dig the deck for a Gold; with
+    one card left there is still a deck to dig, with none there is not."""
+    game = table([["mickey-the-carver", "eo", "deanna", "lorn"], ["martyr"]], deck=["judge"])
+    _short_deck(game, "judge")
+    lead(game, "mickey-the-carver", M)
+    assert _prompt(game) == "P1: banish a Red to dig for a Gold?"
+    assert values(game) == {"eo", "deanna", "decline"}
+    empty = table([["mickey-the-carver", "eo"], ["martyr"]])
+    _short_deck(empty)
+    lead(empty, "mickey-the-carver", M)
+    assert gain_is_next(empty)

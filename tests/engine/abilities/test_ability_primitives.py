@@ -1,0 +1,138 @@
+"""The shared building blocks of abilities, through the cards that use them.
+
+Each test names the printed card text it relies on (``../shared/reference/cards.json``),
+in our own words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from abilities_support import (
+    J,
+    M,
+    banish_from_deck,
+    hand,
+    lead,
+    play,
+    solo,
+    table,
+    tokens,
+    tracked,
+)
+
+from engine.abilities.primitives import MULTIPLAYER_VARIANT, STEP_BY_STEP
+from engine.cards import CARDS, Color
+from engine.errors import IllegalActionError
+from engine.events import Choose, Decline, SetLocation
+from engine.game import Game
+from engine.narration import change_text
+from engine.state import ChangeKind
+
+STACKS = [["pelus"], ["virga"], ["orion"], ["the-pax"]]
+
+
+def _offered(game: Game) -> set[object]:
+    assert game.pending is not None
+    return {getattr(o, "value", None) for o in game.pending.options}
+
+
+def _reds_unseen(game: Game, *but: str) -> set[object]:
+    seen = {s.card for stack in game.state.locations for s in stack}
+    return {c for c, card in CARDS.items() if card.color is Color.RED and c not in seen
+            and c not in but and c != "dancer"}
+
+
+def test_a_tracked_dancer_shows_two_reds_one_by_one_for_two_more_helium() -> None:
+    """Dancer: gain 1 Helium, and 2 more by revealing 2 other Reds from hand. While
+    tracking, the hand is unseen: the player shows each Red (any Red nobody has seen
+    elsewhere) or declines, and the prompt counts the cards shown."""
+    game = tracked(STACKS)
+    lead(game, "dancer", M)
+    assert game.pending is not None
+    assert game.pending.prompt == "P1: reveal a red card (1 of 2), or decline"
+    assert _offered(game) == _reds_unseen(game) | {None}  # None: the Decline
+    first = sorted(_reds_unseen(game))[0]
+    play(game, Choose(first))
+    assert game.pending.prompt == "P1: reveal a red card (2 of 2), or decline"
+    assert _offered(game) == _reds_unseen(game, first) | {None}
+    second = sorted(_reds_unseen(game, first))[0]
+    play(game, Choose(second))
+    assert tokens(game) == (3, 0, 0)
+    assert set(hand(game)) == {first, second}  # shown, so known to be held
+
+
+def test_a_tracked_dancer_who_declines_keeps_only_the_first_helium() -> None:
+    """Dancer's 2 more Helium need the 2 Reds shown: declining after one gets nothing more."""
+    game = tracked(STACKS)
+    lead(game, "dancer", M)
+    play(game, Choose(sorted(_reds_unseen(game))[0]), Decline())
+    assert tokens(game) == (1, 0, 0)
+
+
+def test_step_by_step_the_simulated_dancer_shows_her_reds_one_at_a_time() -> None:
+    """Filmed step by step, the simulated player shows the next Red of a known hand: the
+    one true answer, one card a question."""
+    game = table([["dancer", "deanna", "eo", "lorn"], ["judge"]], variants=[STEP_BY_STEP])
+    lead(game, "dancer", M)
+    assert game.pending is not None and game.pending.options == (Choose("deanna"),)
+    play(game, Choose("deanna"))
+    assert game.pending.options == (Choose("eo"),)
+    play(game, Choose("eo"))
+    assert tokens(game) == (3, 0, 0)
+
+
+def test_the_multiplayer_variant_spares_au_toma_until_she_holds_more_than_her_two() -> None:
+    """FAQ variant: an opponent may be picked only with more cards than they were dealt.
+    Au Toma is dealt 2 (solo rules), so Aja's forced banish spares her at 2, not at 3."""
+    for her, banished in ((["lorn", "deanna"], ("aja",)),
+                          (["lorn", "deanna", "pelus"], ("lorn", "aja"))):
+        game = solo(["aja"], her)
+        game.states[-1] = replace(game.state, variants=frozenset({MULTIPLAYER_VARIANT}))
+        lead(game, "aja", M)
+        assert game.state.banished == banished
+
+
+def _gambler_asks_for_the_turned_over_card() -> Game:
+    """A tracked Online Gambler has named its three colors and turned the deck's top over."""
+    game = tracked(STACKS)
+    lead(game, "online-gambler", M)
+    play(game, Choose("gold"), Choose("red"), Choose("blue"))
+    assert game.pending is not None and game.pending.prompt == "Name the turned-over card"
+    return game
+
+
+def test_a_turned_over_card_cannot_be_named_as_one_seen_elsewhere_since() -> None:
+    """There is one copy of each card: once Lorn is seen on Jupiter, the turned-over card
+    cannot be Lorn, though it was a fair answer when the question was asked."""
+    game = _gambler_asks_for_the_turned_over_card()
+    game.push(SetLocation(J, ("pelus", "lorn")))
+    with pytest.raises(IllegalActionError, match=r"^lorn is already somewhere else \[one-copy\]$"):
+        game.play(Choose("lorn"))
+    assert game.pending is not None and game.pending.prompt == "Name the turned-over card"
+
+
+def test_a_missed_bet_banishes_the_turned_over_card_from_the_deck_in_words() -> None:
+    """Online Gambler: a turned-over card of a named color is gained; one of none of them
+    is banished. The turn's summary says which, naming the card."""
+    game = _gambler_asks_for_the_turned_over_card()
+    play(game, Choose("pax-au-telemanus"))  # a Gold: the bet is won
+    won = [change_text(c, game.state) for c in game.state.changes if c.kind == ChangeKind.GAIN]
+    assert won == ["P1 gained Pax au telemanus from the deck"]
+    missed = _gambler_asks_for_the_turned_over_card()
+    play(missed, Choose("banker"))  # a Silver: none of gold, red, blue
+    said = [change_text(c, missed.state) for c in missed.state.changes
+            if c.kind == ChangeKind.BANISH]
+    assert said == ["Banker banished from the deck"]
+
+
+def test_a_card_put_back_into_the_deck_is_said_so() -> None:
+    """Group Counselor returns banished cards to the deck: the log names each one."""
+    game = table([["group-counselor"], ["judge"]])
+    game.states[-1] = banish_from_deck(game.state, "lorn")
+    lead(game, "group-counselor", M)
+    play(game, Choose("lorn"), Choose("bottom"))
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.TO_DECK]
+    assert said == ["Lorn went back into the deck"]
