@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cv2  # noqa: E402
+import cv2
 
-from device.cli import main as companion  # noqa: E402
-from vision.evaluate import scenes  # noqa: E402
+from device.cli import main as companion
+from vision.evaluate import scenes
 
 BLUR_PX = 13  # the motion blur that lost the markers of the photos the issue measured
 
