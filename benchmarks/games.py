@@ -32,6 +32,7 @@ games at a time.
 from __future__ import annotations
 
 import argparse
+import logging
 import pickle
 import random
 import shutil
@@ -305,6 +306,9 @@ def main() -> None:
     parser.add_argument("--log", action="store_true",
                         help="print every view, button and answer with its events")
     args = parser.parse_args()
+    # The device logs each camera move it recalibrates for (every nudged game): kept out
+    # of the figures.
+    logging.getLogger("companion").setLevel(logging.ERROR)
     kinds = [k for k in args.kinds.split(",") if k]
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
