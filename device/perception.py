@@ -68,8 +68,10 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
         covered = float(getattr(state, "covered_for", 0.0))
         if unread >= unread_after or covered >= COVERED_S:
             # Glare, something left lying there, or a hand a long while: what lay there
-            # before may be gone (the table asks once it is overdue).
-            seen.append(Unread(overdue=unread >= ask_after))
+            # before may be gone (the table asks once it is overdue). A cloth the
+            # locator keeps taking for a hand now and then reads the stable content, so
+            # unread_for stays short there: covered that long is overdue as well.
+            seen.append(Unread(overdue=max(unread, covered) >= ask_after))
         elif state.state not in SETTLED or covered or getattr(state, "settling", False):
             # The first half second, a hand over it, or a change there still settling:
             # the whole change is seen at once (a card taken from one stack and slid

@@ -66,7 +66,8 @@ class LocationState:
     # The latest frame read something else here (another top, or the same top at another
     # count: a card slid under it): a change is under way that has not settled yet.
     settling: bool = False
-    # Seconds the latest frames have shown a hand or something else over it (0: none).
+    # Seconds the latest frames have shown a hand or something else over it (0: none);
+    # a cover ends after CLEAR_FRAMES frames in a row read the table there.
     covered_for: float = 0.0
 
 
@@ -92,6 +93,7 @@ class Stabilizer:
         self._candidate: dict[str, _Candidate | None] = dict.fromkeys(self._stable)
         self._covered: dict[str, float | None] = dict.fromkeys(self._stable)
         self._reported: dict[str, bool] = dict.fromkeys(self._stable, False)
+        self._clear: dict[str, int] = dict.fromkeys(self._stable, 0)  # readable in a row
         self._read_at: dict[str, float | None] = dict.fromkeys(self._stable)  # last confirmed
         self._first: float | None = None  # the first frame's time
         self._last: float | None = None  # the latest frame's time
@@ -144,7 +146,9 @@ class Stabilizer:
             return None
         if r.state is Sight.OCCLUDED:
             return self._occluded(name, t, r.reason)
-        self._covered[name], self._reported[name] = None, False
+        self._clear[name] += 1
+        if self._clear[name] >= CLEAR_FRAMES:
+            self._covered[name], self._reported[name] = None, False
         key = (r.state, r.top)
         cand = self._candidate[name]
         if cand is None or cand.key != key:
@@ -156,6 +160,7 @@ class Stabilizer:
 
     def _occluded(self, name: str, t: float, reason: str = "") -> StableChange | None:
         self._candidate[name] = None  # the table is not still: start settling afresh
+        self._clear[name] = 0
         since = self._covered[name]
         if since is None:
             self._covered[name] = t
@@ -185,6 +190,11 @@ class Stabilizer:
 
 
 _READ = (Sight.EMPTY, Sight.CARD, Sight.FACE_DOWN)  # readings that say what lies there
+# A cover ends once this many frames in a row read the table there. A patterned cloth
+# the locator now and then takes for a hand (terrazzo under an empty place: mostly
+# "occluded", one frame in four "empty") is then one long cover, left unread after
+# perception's COVERED_S, rather than a string of short ones that each hold the view.
+CLEAR_FRAMES = 3
 # Frames come 5-10 a second; this long without one is a gap (a busy Pi, a loose cable),
 # not the camera's rhythm.
 GAP_S = 0.75

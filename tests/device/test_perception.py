@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from device.perception import view_from_stable
+from device.perception import ASK_AFTER_S, view_from_stable
 from engine.tracking import Seen, Unread
 
 
@@ -120,3 +120,34 @@ def test_a_living_room_drops_frames_rests_a_hand_and_moves_the_picture() -> None
     moved = room.seen(frame, 11.0)
     # Shifted 20 px to the right: the edge between dark and light, at x = 30, is at ~50.
     assert moved[20, 45, 1] < frame[20, 45, 1] and moved[20, 56, 1] == frame[20, 56, 1]
+
+
+def test_a_place_the_cloth_makes_look_covered_now_and_then_leaves_other_views_flowing() -> None:
+    # The terrazzo case: an empty Institute read as a hand three frames in four. A card
+    # placed on Mars meanwhile must still reach the tracker, the Institute unread.
+    from vision.scanner import LocationReading, Sight, TableReading
+    from vision.stabilize import Stabilizer
+
+    def frame(mars: LocationReading, institute: LocationReading) -> TableReading:
+        empty = LocationReading(Sight.EMPTY)
+        return TableReading({"jupiter": empty, "mars": mars, "luna": empty,
+                             "institute": institute})
+
+    stab, t, views = Stabilizer(), 0.0, []
+    aja = LocationReading(Sight.CARD, "aja", 0.9, 1)
+    hand, empty = LocationReading(Sight.OCCLUDED), LocationReading(Sight.EMPTY)
+    for k in range(70):  # a second of the still table, the Institute settled empty
+        mars = aja if k >= 40 else empty
+        stab.update(frame(mars, hand if k >= 10 and k % 4 else empty), t)
+        views.append(view_from_stable(stab.state))
+        t += 0.1
+    last = views[-1]
+    assert last is not None and last[1] == Seen(1, "aja") and isinstance(last[3], Unread)
+
+
+def test_a_place_covered_past_ask_after_is_overdue_though_now_and_then_read() -> None:
+    # The cloth's lone "empty" frames keep unread_for short; covered this long, the
+    # table is asked all the same (else a tracker waiting there would wait forever).
+    held = states(Stable("empty", None, 0, unread_for=0.3, covered_for=ASK_AFTER_S))
+    view = view_from_stable(held)
+    assert view is not None and view[2] == Unread(overdue=True)

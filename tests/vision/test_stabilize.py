@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vision.scanner import LocationReading, Sight, TableReading
-from vision.stabilize import Stabilizer
+from vision.stabilize import CLEAR_FRAMES, Stabilizer
 
 FPS = 10
 
@@ -189,5 +189,18 @@ def test_a_hand_over_a_location_is_counted_in_seconds_covered() -> None:
     t = settled(stab, table(mars=card("aja")))
     feed(stab, [table(mars=HAND)] * 6, start=t)
     assert stab.state["mars"].covered_for == pytest.approx(0.5)
-    feed(stab, [table(mars=card("aja"))], start=t + 0.6)
+    feed(stab, [table(mars=card("aja"))] * (CLEAR_FRAMES - 1), start=t + 0.6)
+    assert stab.state["mars"].covered_for > 0.5  # one clear frame may be a misread hand
+    feed(stab, [table(mars=card("aja"))], start=t + 0.6 + (CLEAR_FRAMES - 1) / FPS)
     assert stab.state["mars"].covered_for == 0.0
+
+
+def test_a_place_read_now_empty_now_covered_is_one_long_cover() -> None:
+    # An empty place on a busy cloth: the locator takes it for a hand three frames in
+    # four. Each lone "empty" frame must not end the cover, or the view waits forever.
+    stab = Stabilizer()
+    t = settled(stab, table())
+    flicker = [table(institute=HAND)] * 3 + [table()]
+    feed(stab, flicker * 5, start=t)
+    assert stab.state["institute"].covered_for >= 1.5
+    assert stab.state["institute"].state == "empty"  # nothing it knew is forgotten
