@@ -178,6 +178,18 @@ class Draft:
         stacks = self._locations if self._locations is not None else self.base.locations
         return any(slot.card == card for stack in stacks for slot in stack)
 
+    def known_cards(self) -> set[str]:
+        """Every card :meth:`is_known_elsewhere` would find, gathered once (naming an
+        unseen card tests all 112: one pass over the table, not one per card)."""
+        known: set[str] = {c for c in (*self.banished, *self.revealed) if c is not None}
+        for p in self.players:
+            known.update(p.hand.known)
+        if self.deck is not None:
+            known.update(c for c in self.deck if c is not None)
+        stacks = self._locations if self._locations is not None else self.base.locations
+        known.update(slot.card for stack in stacks for slot in stack if slot.card is not None)
+        return known
+
     def may_hold(self, player: int, card: str) -> bool:
         """Could ``card`` be in this player's hand, as far as the table knows?"""
         hand = self.players[player].hand

@@ -378,7 +378,8 @@ def seat_choice(draft: Draft, s: Step, prompt: str, seats: Sequence[int], then: 
 
 def unseen(draft: Draft, test: CardTest | None = None) -> list[str]:
     """Cards that could be anywhere hidden (deck or an unknown hand card)."""
-    return [c for c in ALL_IDS if (test is None or test(c)) and not draft.is_known_elsewhere(c)]
+    known = draft.known_cards()
+    return [c for c in ALL_IDS if (test is None or test(c)) and c not in known]
 
 
 def ensure_named(draft: Draft, s: Step, positions: Iterable[tuple[Location, int]]) -> bool:

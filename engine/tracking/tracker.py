@@ -81,11 +81,13 @@ class Tracker:
 
     max_depth: int = 4
     budget: int = 1500  # engine applications per search, at most
-    # Engine applications per view, press or answer, over all its searches, at most
-    # (well under a second on a laptop core): past it the table is asked rather than
-    # the search run on while the table waits. A count, not a clock, so a replay
-    # decides as the device did.
-    work: int = 16000
+    # Engine applications per explanation of a view, press or answer, over all its
+    # searches, at most: past it the table is asked rather than the search run on
+    # while the table waits. A count, not a clock, so a replay decides as the device
+    # did. Late in a 5-6 player game an application costs up to ~0.16 ms here, and an
+    # answer may explain twice (the answer, then the latest view again): 4000 keeps a
+    # command well under a second; the tracker alone asks as often as with 16000.
+    work: int = 4000
     anchor: int = 0  # log length of the last settled point
     played: list[Event] = field(default_factory=list)  # own events since the anchor
     # What was seen and pressed since the anchor, in order: explanations must pass
