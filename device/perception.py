@@ -54,8 +54,9 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
     """A view from the stabiliser's per-location states.
 
     ``states`` maps location names to objects with ``state``, ``top``, ``depth``,
-    ``unread_for``, ``settling`` and ``covered_for`` (:class:`vision.stabilize.LocationState`).
-    A location unread for ``unread_after`` seconds, or covered for COVERED_S, is
+    ``unread_for``, ``settling``, ``covered_for`` and ``covered_span``
+    (:class:`vision.stabilize.LocationState`). A location unread for ``unread_after``
+    seconds, or covered (now and then read through) for COVERED_S, is
     :class:`~engine.tracking.Unread` (overdue after ``ask_after``); None while one is
     still settling or briefly covered, or none can be read at all.
     """
@@ -66,12 +67,13 @@ def view_from_stable(states: Mapping[str, Any], unread_after: float = UNREAD_AFT
             return None
         unread = float(getattr(state, "unread_for", 0.0))
         covered = float(getattr(state, "covered_for", 0.0))
-        if unread >= unread_after or covered >= COVERED_S:
+        span = float(getattr(state, "covered_span", covered))
+        if unread >= unread_after or span >= COVERED_S:
             # Glare, something left lying there, or a hand a long while: what lay there
             # before may be gone (the table asks once it is overdue). A cloth the
             # locator keeps taking for a hand now and then reads the stable content, so
             # unread_for stays short there: covered that long is overdue as well.
-            seen.append(Unread(overdue=max(unread, covered) >= ask_after))
+            seen.append(Unread(overdue=max(unread, span) >= ask_after))
         elif state.state not in SETTLED or covered or getattr(state, "settling", False):
             # The first half second, a hand over it, or a change there still settling:
             # the whole change is seen at once (a card taken from one stack and slid

@@ -66,9 +66,12 @@ class LocationState:
     # The latest frame read something else here (another top, or the same top at another
     # count: a card slid under it): a change is under way that has not settled yet.
     settling: bool = False
-    # Seconds the latest frames have shown a hand or something else over it (0: none);
-    # a cover ends after CLEAR_FRAMES frames in a row read the table there.
+    # Seconds the latest frames have shown a hand or something else over it (0: the
+    # latest frame read the table there).
     covered_for: float = 0.0
+    # Seconds since something first covered it, a frame read through it now and then
+    # included: it ends once CLEAR_FRAMES frames in a row read the table there.
+    covered_span: float = 0.0
 
 
 @dataclass
@@ -94,6 +97,7 @@ class Stabilizer:
         self._covered: dict[str, float | None] = dict.fromkeys(self._stable)
         self._reported: dict[str, bool] = dict.fromkeys(self._stable, False)
         self._clear: dict[str, int] = dict.fromkeys(self._stable, 0)  # readable in a row
+        self._hand: dict[str, float | None] = dict.fromkeys(self._stable)  # this cover's start
         self._read_at: dict[str, float | None] = dict.fromkeys(self._stable)  # last confirmed
         self._first: float | None = None  # the first frame's time
         self._last: float | None = None  # the latest frame's time
@@ -134,12 +138,13 @@ class Stabilizer:
         settling = stable.settling
         if r is not None and r.state in _READ:
             settling = not same or (r.state is not Sight.EMPTY and r.depth != stable.depth)
-        since = self._covered[name]
-        covered = 0.0 if since is None else round(t - since, 6)
-        if (unread, settling, covered) != (stable.unread_for, stable.settling,
-                                           stable.covered_for):
+        hand, since = self._hand[name], self._covered[name]
+        covered = 0.0 if hand is None else round(t - hand, 6)
+        span = 0.0 if since is None else round(t - since, 6)
+        if (unread, settling, covered, span) != (stable.unread_for, stable.settling,
+                                                 stable.covered_for, stable.covered_span):
             self._stable[name] = replace(stable, unread_for=unread, settling=settling,
-                                         covered_for=covered)
+                                         covered_for=covered, covered_span=span)
 
     def _update_one(self, name: str, r: LocationReading | None, t: float) -> StableChange | None:
         if r is None or r.state is Sight.UNKNOWN:
@@ -147,6 +152,7 @@ class Stabilizer:
         if r.state is Sight.OCCLUDED:
             return self._occluded(name, t, r.reason)
         self._clear[name] += 1
+        self._hand[name] = None
         if self._clear[name] >= CLEAR_FRAMES:
             self._covered[name], self._reported[name] = None, False
         key = (r.state, r.top)
@@ -161,6 +167,8 @@ class Stabilizer:
     def _occluded(self, name: str, t: float, reason: str = "") -> StableChange | None:
         self._candidate[name] = None  # the table is not still: start settling afresh
         self._clear[name] = 0
+        if self._hand[name] is None:
+            self._hand[name] = t
         since = self._covered[name]
         if since is None:
             self._covered[name] = t
@@ -190,10 +198,11 @@ class Stabilizer:
 
 
 _READ = (Sight.EMPTY, Sight.CARD, Sight.FACE_DOWN)  # readings that say what lies there
-# A cover ends once this many frames in a row read the table there. A patterned cloth
-# the locator now and then takes for a hand (terrazzo under an empty place: mostly
+# A cover's span ends once this many frames in a row read the table there. A patterned
+# cloth the locator now and then takes for a hand (terrazzo under an empty place: mostly
 # "occluded", one frame in four "empty") is then one long cover, left unread after
-# perception's COVERED_S, rather than a string of short ones that each hold the view.
+# perception's COVERED_S, rather than a string of short ones that each hold the view;
+# a lone misread frame on a place read well holds the view for that frame only.
 CLEAR_FRAMES = 3
 # Frames come 5-10 a second; this long without one is a gap (a busy Pi, a loose cable),
 # not the camera's rhythm.

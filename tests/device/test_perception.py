@@ -19,6 +19,7 @@ class Stable:
     unread_for: float = 0.0
     settling: bool = False
     covered_for: float = 0.0
+    covered_span: float = 0.0
 
 
 def states(luna: Stable) -> dict[str, Stable]:
@@ -44,7 +45,8 @@ def test_a_change_still_settling_somewhere_holds_the_whole_view_back() -> None:
 
 def test_a_hand_over_a_location_holds_the_view_a_moment_then_leaves_it_unread() -> None:
     assert view_from_stable(states(Stable("card", "eo", 1, covered_for=0.4))) is None
-    view = view_from_stable(states(Stable("card", "eo", 1, covered_for=1.2)), 2.0, 5.0)
+    view = view_from_stable(states(Stable("card", "eo", 1, covered_for=1.2, covered_span=1.2)),
+                            2.0, 5.0)
     assert view is not None and view[2] == Unread(overdue=False) and view[0] == Seen(2, "aja")
 
 
@@ -148,6 +150,7 @@ def test_a_place_the_cloth_makes_look_covered_now_and_then_leaves_other_views_fl
 def test_a_place_covered_past_ask_after_is_overdue_though_now_and_then_read() -> None:
     # The cloth's lone "empty" frames keep unread_for short; covered this long, the
     # table is asked all the same (else a tracker waiting there would wait forever).
-    held = states(Stable("empty", None, 0, unread_for=0.3, covered_for=ASK_AFTER_S))
+    held = states(Stable("empty", None, 0, unread_for=0.3, covered_for=0.1,
+                         covered_span=ASK_AFTER_S))
     view = view_from_stable(held)
     assert view is not None and view[2] == Unread(overdue=True)

@@ -190,9 +190,10 @@ def test_a_hand_over_a_location_is_counted_in_seconds_covered() -> None:
     feed(stab, [table(mars=HAND)] * 6, start=t)
     assert stab.state["mars"].covered_for == pytest.approx(0.5)
     feed(stab, [table(mars=card("aja"))] * (CLEAR_FRAMES - 1), start=t + 0.6)
-    assert stab.state["mars"].covered_for > 0.5  # one clear frame may be a misread hand
+    assert stab.state["mars"].covered_for == 0.0  # read again: the view need not wait
+    assert stab.state["mars"].covered_span > 0.5  # but one clear frame may be a misread hand
     feed(stab, [table(mars=card("aja"))], start=t + 0.6 + (CLEAR_FRAMES - 1) / FPS)
-    assert stab.state["mars"].covered_for == 0.0
+    assert stab.state["mars"].covered_span == 0.0
 
 
 def test_a_place_read_now_empty_now_covered_is_one_long_cover() -> None:
@@ -202,5 +203,17 @@ def test_a_place_read_now_empty_now_covered_is_one_long_cover() -> None:
     t = settled(stab, table())
     flicker = [table(institute=HAND)] * 3 + [table()]
     feed(stab, flicker * 5, start=t)
-    assert stab.state["institute"].covered_for >= 1.5
+    assert stab.state["institute"].covered_span >= 1.5
     assert stab.state["institute"].state == "empty"  # nothing it knew is forgotten
+
+
+def test_a_lone_misread_frame_on_a_place_read_well_is_no_long_cover() -> None:
+    # One frame in five taken for a hand on a card read well: each holds the view for
+    # that frame only; the span never grows long enough to leave the place unread.
+    stab = Stabilizer()
+    t = settled(stab, table(mars=card("aja")))
+    spans = []
+    for k in range(30):
+        stab.update(table(mars=HAND if k % 5 == 0 else card("aja")), t + k / FPS)
+        spans.append(stab.state["mars"].covered_span)
+    assert max(spans) < 0.5 and stab.state["mars"].covered_for == 0.0
