@@ -113,8 +113,13 @@ def play(kind: str, seed: int, args: argparse.Namespace) -> Game:
     game = Game(kind, seed, table or "default", camera.room.events())
     where = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="game-"))
     folder = where / f"{kind}-{seed}"
-    if not (args.keep and (folder / "timeline.jsonl").exists()):  # --keep: filmed once
-        write_scripted(script, folder, camera)
+    if not (args.keep and folder.exists()):  # --keep: filmed once
+        # Filmed beside, then renamed: a run stopped mid-film leaves no folder that a
+        # later --keep run would take for the whole game.
+        filming = where / f"{kind}-{seed}.filming"
+        shutil.rmtree(filming, ignore_errors=True)
+        write_scripted(script, filming, camera)
+        filming.rename(folder)
     try:
         drift = Drift(script.truth_states())
         started = time.process_time()
