@@ -174,6 +174,20 @@ def _covered_unseen(option: Lead, state: GameState, view: TableView) -> list[Eve
     return [option] if grew else []
 
 
+def covered_by_its_ability(option: Lead, state: GameState, view: TableView) -> bool:
+    """Is ``option`` (no card named) a deploy whose card was covered at once by a card its
+    ability moved there from another location? The stack grew by two or more under a
+    top the engine holds elsewhere on the table: the deployed card lies under it, and
+    only the table can name it (Masseuse moving Jupiter's top onto herself, say)."""
+    if option.location is None or option.card is not None:
+        return False
+    seen = view[option.location.pos]
+    top = top_named(seen)
+    stack = state.stack_at(option.location)
+    return (isinstance(seen, Seen) and top is not None and seen.depth - len(stack) >= 2
+            and _on_table(state, top) and all(slot.card != top for slot in stack))
+
+
 def _deployed_unseen(option: Lead, state: GameState, top: str | None,
                      unseen: frozenset[Location]) -> bool:
     """Was ``option`` played at a location the camera could not read for a while, its

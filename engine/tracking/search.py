@@ -22,7 +22,12 @@ from engine.events import (
 )
 from engine.rules import apply
 from engine.state import GameState, Phase
-from engine.tracking.options import candidates, names_needed, waits_for_table
+from engine.tracking.options import (
+    candidates,
+    covered_by_its_ability,
+    names_needed,
+    waits_for_table,
+)
 from engine.tracking.view import (
     Button,
     Seen,
@@ -90,6 +95,16 @@ class Search:
                                 self.unseen):
             if self.budget <= 0:
                 break
+            if isinstance(event, Lead) and event.card is None:
+                # A card deployed where the camera could not read, its ability then
+                # covering it with a card moved from elsewhere (covered_by_its_ability):
+                # no view can name it, and
+                # its ability decides what comes next, so the way on waits here for the
+                # table to name it.
+                if event.location in self.unseen and covered_by_its_ability(
+                        event, node.state, target or self.last) and node not in self.stops:
+                    self.stops.append(node)
+                continue
             if self.shown is not None and isinstance(event, Lead) and (
                     event.card is not None and event.card not in self.shown):
                 continue  # a card no view shows, deployed where the camera could not read

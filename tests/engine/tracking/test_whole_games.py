@@ -532,3 +532,14 @@ def test_a_view_whose_search_outruns_its_work_asks_the_table_instead() -> None:
 def test_a_six_player_game_with_a_location_unread_asks_there_rather_than_guess(
         seed: int, at: Location, moment: int, changes: int) -> None:
     blind_stretch(seed=seed, at=at, moment=moment, changes=changes, asks=LOCATION, players=6)
+
+
+def test_a_card_deployed_unseen_and_covered_by_its_own_ability_is_named_by_the_table(
+        ) -> None:
+    """Five players, seed 15, The Institute unread while Masseuse is deployed there and
+    moves Jupiter's top onto herself: the table tells of Colonel Valentin on a stack two
+    cards deeper, over a card no view can name. The tracker waits for the table to name
+    the deployed card (as it would name it on the phone) instead of finding nothing
+    that explains the view and asking what went wrong."""
+    blind_stretch(seed=15, at=Location.INSTITUTE, moment=54, changes=4, asks=LOCATION,
+                  players=5)
