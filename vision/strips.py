@@ -15,6 +15,7 @@ a player took; whether a count is right): see :func:`engine.tracking.view.strips
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -62,7 +63,7 @@ class Strips:
         self._read: dict[str, tuple[tuple[object, ...], Under | None]] = {}
         # Each place's strips as last read (region, name): a strip that still looks the
         # same keeps its name, so a change costs a full match only for new strips.
-        self._last: dict[str, list[tuple[np.ndarray, str | None]]] = {}
+        self._last: dict[str, list[tuple[np.ndarray, str | Unnamed]]] = {}
 
     def table(self, frame: np.ndarray, scanner: TableScanner, reading: TableReading,
               settled: Mapping[str, LocationState]) -> dict[str, Under]:
@@ -133,14 +134,17 @@ class Strips:
         for quad, shown in _strips(column):
             regions = _strip_regions(frame, calibration, quad, shown)
             straight = regions[len(TURNS) // 2]
-            name = _same_as(straight, last) or self._name(
-                regions, round(shown * PX_PER_MM), self.bands.keys() - {top})
+            candidates = frozenset(self.bands.keys() - {top})
+            name = _same_as(straight, last, candidates)
+            if name is None:
+                named = self._name(regions, round(shown * PX_PER_MM), candidates)
+                name = named if named is not None else Unnamed(candidates)
             kept.append((straight, name))
-            names.append(name)
+            names.append(None if isinstance(name, Unnamed) else name)
         self._last[place] = kept
         return tuple(names)
 
-    def _name(self, regions: list[np.ndarray], rows: int, names: set[str]) -> str | None:
+    def _name(self, regions: list[np.ndarray], rows: int, names: frozenset[str]) -> str | None:
         scores = self.scores(regions, rows, names)
         if not scores or scores[0][0] < MATCH:
             return None
@@ -149,7 +153,7 @@ class Strips:
         return scores[0][1]
 
     def scores(self, regions: list[np.ndarray], rows: int,
-               names: set[str]) -> list[tuple[float, str]]:
+               names: frozenset[str]) -> list[tuple[float, str]]:
         """How well the bands of ``names`` (their first ``rows``) match a strip, best
         first: the few most alike at a quarter of the pixels in grey, then in full."""
         small = [_coarse(region) for region in regions]
@@ -187,10 +191,22 @@ def _like(region: np.ndarray, old: np.ndarray) -> float:
     return _match(region, old[sy:-sy, sx:-sx])
 
 
-def _same_as(region: np.ndarray, last: list[tuple[np.ndarray, str | None]]) -> str | None:
-    """The name of the strip last read here that ``region`` still shows (None: none)."""
+@dataclass(frozen=True)
+class Unnamed:
+    """A strip like none of the bands ``tried``: matched again only once a band of
+    another card is known (a strip that looks as it did stays unnamed without the
+    cost of matching it against every band again, read after read)."""
+
+    tried: frozenset[str]
+
+
+def _same_as(region: np.ndarray, last: list[tuple[np.ndarray, str | Unnamed]],
+             candidates: frozenset[str]) -> str | Unnamed | None:
+    """The name of the strip last read here that ``region`` still shows; or that strip's
+    :class:`Unnamed` if no band has been learnt since it was tried; None: neither."""
     return next((name for old, name in last
-                 if name is not None and _like(region, old) >= SAME), None)
+                 if (not isinstance(name, Unnamed) or candidates <= name.tried)
+                 and _like(region, old) >= SAME), None)
 
 
 def _evenly_spaced(column: Column) -> bool:
