@@ -209,3 +209,66 @@ def test_players_with_cards_are_those_holding_one_or_more() -> None:
         draft.take_from_hand(2, card)
     assert [draft.hand(p).size for p in range(3)] == [6, 1, 0]
     assert draft.players_with_cards([0, 1, 2]) == [0, 1]
+
+
+def test_gains_are_noted_for_whose_track_and_gaining_nothing_notes_nothing() -> None:
+    # §1 and §8: every change of Helium, Fleet or Influence is told (the trigger is checked
+    # after each); a gain of nothing is no change.
+    draft = Draft(_simulated())
+    assert (draft.add_helium(0, 2), draft.advance(0, 2), draft.place_influence(0, 2)) == (2, 2, 2)
+    assert draft.changes == [Change(ChangeKind.HELIUM, player=0, amount=2),
+                             Change(ChangeKind.FLEET, player=0, amount=2),
+                             Change(ChangeKind.INFLUENCE, player=0, amount=2)]
+    draft.changes.clear()
+    assert draft.add_helium(0, 0) == 0
+    assert (draft.changes, draft.players[0].helium) == ([], 2)
+
+
+def test_reveals_and_gains_are_noted_with_the_card_and_where_it_came_from() -> None:
+    # §3: the Scout's flipped card comes from the deck; a Lead's gain from a location.
+    state = _simulated()
+    draft = Draft(state)
+    top = draft.reveal_from_deck()
+    jupiter = state.locations[Location.JUPITER.pos][-1]
+    assert draft.gain_from(0, Location.JUPITER) == jupiter
+    assert draft.changes == [Change(ChangeKind.REVEAL, card=top, source="deck"),
+                             Change(ChangeKind.GAIN, player=0, card=jupiter.card,
+                                    source="jupiter")]
+
+
+def test_an_empty_deck_or_location_gives_nothing() -> None:
+    # §10 Empty deck: nothing can draw from it or reveal from it; an empty location has no
+    # card to take.
+    draft = Draft(_simulated())
+    draft.deck_count = 0
+    with pytest.raises(IllegalActionError) as empty:
+        draft.draw(0)
+    assert (str(empty.value), empty.value.rule) == ("the deck is empty [empty-deck]",
+                                                    "empty-deck")
+    with pytest.raises(IllegalActionError, match=r"^the deck is empty \[empty-deck\]$"):
+        draft.reveal_from_deck()
+    for _ in range(len(draft.stack_at(Location.MARS))):
+        draft.take_at(Location.MARS, -1)
+    with pytest.raises(IllegalActionError) as bare:
+        draft.take_at(Location.MARS, -1)
+    assert (str(bare.value), bare.value.rule) == ("Mars has no cards [empty-location]",
+                                                  "empty-location")
+
+
+def test_identifying_needs_a_name_and_keeps_a_known_card() -> None:
+    # §1: a stack card is one card; naming an unread one needs a name, and a read one
+    # cannot be renamed.
+    state = _tracked()
+    draft = Draft(state)
+    draft.reveal_from_deck()
+    draft.place_revealed(Location.JUPITER)
+    with pytest.raises(IllegalActionError) as unnamed:
+        draft.identify(Location.JUPITER, -1, None)
+    assert (str(unnamed.value), unnamed.value.rule) == (
+        "name the card first: nobody has identified it [identify]", "identify")
+    known = state.locations[Location.MARS.pos][0].card
+    other = state.locations[Location.LUNA.pos][0].card
+    with pytest.raises(IllegalActionError) as renamed:
+        draft.identify(Location.MARS, 0, other)
+    assert (str(renamed.value), renamed.value.rule) == (
+        f"that card is {known}, not {other} [identify]", "identify")
