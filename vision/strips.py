@@ -131,10 +131,10 @@ class Strips:
             return None
         names: list[str | None] = []
         last, kept = self._last.get(place, []), []
+        candidates = frozenset(self.bands.keys() - {top})
         for quad, shown in _strips(column):
             regions = _strip_regions(frame, calibration, quad, shown)
             straight = regions[len(TURNS) // 2]
-            candidates = frozenset(self.bands.keys() - {top})
             name = _same_as(straight, last, candidates)
             if name is None:
                 named = self._name(regions, round(shown * PX_PER_MM), candidates)

@@ -174,12 +174,15 @@ def _covered_unseen(option: Lead, state: GameState, view: TableView) -> list[Eve
     return [option] if grew else []
 
 
-def covered_by_its_ability(option: Lead, state: GameState, view: TableView) -> bool:
+def covered_by_its_ability(option: Lead, state: GameState, view: TableView,
+                           unseen: frozenset[Location]) -> bool:
     """Is ``option`` (no card named) a deploy whose card was covered at once by a card its
     ability moved there from another location? The stack grew by two or more under a
     top the engine holds elsewhere on the table: the deployed card lies under it, and
-    only the table can name it (Masseuse moving Jupiter's top onto herself, say)."""
-    if option.location is None or option.card is not None:
+    only the table can name it (Masseuse moving Jupiter's top onto herself, say). Only
+    at a location the camera could not read for a while (``unseen``): a stack seen
+    growing by two there is a card put on the wrong stack, then moved."""
+    if option.location not in unseen or option.card is not None:
         return False
     seen = view[option.location.pos]
     top = top_named(seen)

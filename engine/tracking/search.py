@@ -96,13 +96,11 @@ class Search:
             if self.budget <= 0:
                 break
             if isinstance(event, Lead) and event.card is None:
-                # A card deployed where the camera could not read, its ability then
-                # covering it with a card moved from elsewhere (covered_by_its_ability):
-                # no view can name it, and
-                # its ability decides what comes next, so the way on waits here for the
-                # table to name it.
-                if event.location in self.unseen and covered_by_its_ability(
-                        event, node.state, target or self.last) and node not in self.stops:
+                # A deploy the engine cannot play until the card is named: where its
+                # ability covered it unseen (covered_by_its_ability), the way on waits
+                # here for the table to name it; elsewhere it is no way on.
+                if covered_by_its_ability(event, node.state, target or self.last,
+                                          self.unseen) and node not in self.stops:
                     self.stops.append(node)
                 continue
             if self.shown is not None and isinstance(event, Lead) and (
