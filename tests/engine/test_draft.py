@@ -13,7 +13,16 @@ from engine.draft import Draft
 from engine.errors import IllegalActionError
 from engine.game import Game
 from engine.setup import new_game
-from engine.state import Change, ChangeKind, GameState, Slot
+from engine.state import (
+    Change,
+    ChangeKind,
+    GameState,
+    Phase,
+    Slot,
+    Track,
+    Trigger,
+    TurnKind,
+)
 
 
 def test_frozen_states_hold_exactly_the_state_fields() -> None:
@@ -26,6 +35,10 @@ def test_frozen_states_hold_exactly_the_state_fields() -> None:
         game.play(rng.choice(game.legal_actions()))
         assert set(vars(game.state)) == names
     assert all(isinstance(vars(s)["players"], tuple) for s in game.states)
+    # While tracking, the deck's order is unknown: it stays None, and no other field is added.
+    tracked = _tracked()
+    for state in (tracked, Draft(tracked).freeze()):
+        assert (set(vars(state)), state.deck) == (names, None)
 
 
 def test_known_cards_are_exactly_the_cards_known_elsewhere() -> None:
@@ -272,3 +285,102 @@ def test_identifying_needs_a_name_and_keeps_a_known_card() -> None:
         draft.identify(Location.MARS, 0, other)
     assert (str(renamed.value), renamed.value.rule) == (
         f"that card is {known}, not {other} [identify]", "identify")
+
+
+def test_the_sovereign_is_noted_with_whom_it_came_from_and_only_when_it_moves() -> None:
+    # §2.3: the Sovereign token starts unclaimed. §4 Luna: taking it removes it from whoever
+    # had it. §6: a player who already holds it keeps it (the house ability still fires, but
+    # the token does not move, so nothing is told).
+    draft = Draft(_simulated())
+    assert draft.sovereign is None
+    draft.set_sovereign(0)
+    assert draft.changes == [Change(ChangeKind.SOVEREIGN, player=0)]
+    draft.changes.clear()
+    draft.set_sovereign(2)
+    assert draft.changes == [Change(ChangeKind.SOVEREIGN, player=2, source="0")]
+    assert draft.sovereign == 2
+    draft.changes.clear()
+    draft.set_sovereign(2)
+    assert (draft.sovereign, draft.changes) == (2, [])
+
+
+def test_the_end_is_triggered_once_by_the_player_whose_turn_it_is() -> None:
+    # §8 Trigger: all three conditions over any players, or two by one player alone; it is
+    # told once, for the player whose turn it is, and a later gain does not move it.
+    draft = Draft(_simulated())
+    me, other, third = draft.current, (draft.current + 1) % 3, (draft.current + 2) % 3
+    draft.add_helium(other, 7)
+    draft.advance(me, 7)
+    assert draft.trigger is None
+    draft.place_influence(third, 7)
+    assert draft.trigger == Trigger(me, 1, (Track.FLEET, Track.HELIUM, Track.INFLUENCE))
+    assert draft.changes[-1] == Change(ChangeKind.TRIGGER, player=me)
+    draft.changes.clear()
+    draft.current = other
+    draft.advance(other, 7)
+    assert draft.trigger == Trigger(me, 1, (Track.FLEET, Track.HELIUM, Track.INFLUENCE))
+    assert draft.changes == [Change(ChangeKind.FLEET, player=other, amount=7)]
+
+
+def test_one_player_meeting_two_conditions_triggers_with_those_two() -> None:
+    # §8 Trigger: "one player alone meets two of them": the trigger names that player's two
+    # conditions, even when another player's token makes the third.
+    draft = Draft(_simulated())
+    me, other = draft.current, (draft.current + 1) % 3
+    draft.place_influence(other, 7)
+    draft.add_helium(me, 7)
+    assert draft.trigger is None
+    draft.advance(me, 7)
+    assert draft.trigger == Trigger(me, 1, (Track.FLEET, Track.HELIUM))
+
+
+def test_a_trigger_on_a_borrowed_turn_is_dated_by_the_turns_already_counted() -> None:
+    # §8 Finishing counts turns; Loan Shark's turn "out of order" is borrowed and not counted,
+    # so a trigger during it falls in the turns the player has already had.
+    state = _simulated()
+    assert state.turn is not None
+    for kind, turn in ((TurnKind.NORMAL, 4), (TurnKind.OUT_OF_ORDER, 3)):
+        draft = Draft(state)
+        draft.turn = replace(state.turn, kind=kind)
+        draft.set_turns(draft.current, 3)
+        draft.add_helium(draft.current, 7)
+        draft.advance(draft.current, 7)
+        assert draft.trigger == Trigger(draft.current, turn, (Track.FLEET, Track.HELIUM))
+
+
+def test_the_end_is_not_triggered_outside_the_turns() -> None:
+    # §8: the trigger ends the turns; once the game has moved on to its end (§9 step 1,
+    # end-of-game abilities that gain tokens), there is nothing left to trigger.
+    draft = Draft(_simulated())
+    draft.phase = Phase.FINALE
+    draft.add_helium(0, 7)
+    draft.advance(0, 7)
+    assert (draft.trigger, draft.changes[-1].kind) == (None, ChangeKind.FLEET)
+
+
+def test_a_deploy_is_noted_with_who_which_card_and_where() -> None:
+    # §3 Lead 1: one card from the hand, face up, on top of a location.
+    state = _simulated()
+    draft = Draft(state)
+    card = state.players[0].hand.known[0]
+    draft.deploy(0, card, Location.LUNA)
+    assert draft.changes == [Change(ChangeKind.DEPLOY, player=0, card=card, target="luna")]
+    assert draft.top(Location.LUNA) == Slot(card)
+    assert card not in draft.players[0].hand.known
+
+
+def test_a_player_whose_hand_is_empty_holds_no_card() -> None:
+    # §10 Empty hand: a Lead skips the deploy. While tracking, an unseen hand that has been
+    # played out cannot hold a card nobody has seen either.
+    draft = Draft(_tracked())
+    unseen = iter(sorted(c for c in ALL_IDS if c not in draft.known_cards()))
+    for _ in range(5):
+        card = next(unseen)
+        assert draft.may_hold(1, card)
+        draft.deploy(1, card, Location.MARS)
+    card = next(unseen)
+    assert (draft.hand(1).size, draft.may_hold(1, card)) == (0, False)
+    with pytest.raises(IllegalActionError) as empty:
+        draft.deploy(1, card, Location.MARS)
+    assert (str(empty.value), empty.value.rule) == (f"P2 is known not to hold {card} [hand]",
+                                                    "hand")
