@@ -7,7 +7,7 @@ consistent with what changed on the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.abilities.primitives import Moved
@@ -24,8 +24,16 @@ from engine.events import (
     Place,
     Scout,
 )
-from engine.state import GameState
-from engine.tracking.view import Button, Seen, TableView, Unread, top_named, unread_at
+from engine.state import GameState, Slot
+from engine.tracking.view import (
+    DEEP_STACK,
+    Button,
+    Seen,
+    TableView,
+    Unread,
+    top_named,
+    unread_at,
+)
 
 
 def candidates(state: GameState, view: TableView, button: Button | None = None,
@@ -111,13 +119,24 @@ def changed_at(state: GameState, view: TableView, wild: frozenset[Location] = fr
         # as surely as another name: the count alone may not show it (DEPTH_SLACK).
         differs = bool(stack) and (stack[-1].face_down != seen.face_down or (
             seen.top is not None and cards[-1] not in (None, seen.top)))
-        if seen.depth > len(stack):
+        grown = seen.depth > len(stack)
+        if grown or _new_on_deep(stack, seen):
             grew.add(loc)
-        elif seen.depth < len(stack) or (differs and seen.top in cards):
+        if grown:
+            continue
+        if seen.depth < len(stack) or (differs and seen.top in cards):
             shrank.add(loc)
         elif differs:
             changed.add(loc)
     return Touched(frozenset(grew), frozenset(shrank), frozenset(changed))
+
+
+def _new_on_deep(stack: Sequence[Slot], seen: Seen) -> bool:
+    """A card new to a deep stack on top of it: put there, whatever the count reads (a
+    deep stack's count reads short, see DEEP_STACK)."""
+    cards = [slot.card for slot in stack]
+    return (len(stack) >= DEEP_STACK and seen.top is not None and not seen.face_down
+            and seen.top not in cards)
 
 
 def _fill(option: Event, state: GameState, view: TableView, button: Button | None,

@@ -63,6 +63,7 @@ from engine.tracking.search import (
 from engine.tracking.view import (
     DEPTH_SLACK,
     Button,
+    Seen,
     TableView,
     corrections_for,
     mismatch,
@@ -375,10 +376,7 @@ class Tracker:
             if found or honest:
                 return self._ask(start, [*readings, *(found or honest)], whole=not found)
         if len(readings) == 1 or _same_outcome(start, readings):
-            guessed = self._blind_guess(start, readings[0])
-            if guessed is not None:
-                return self._stop_at(start, readings[0][:guessed])
-            return self._verdict_for(start, readings[0])
+            return self._take(start, readings[0])
         if readings:
             return self._ask(start, readings)
         if stops:
@@ -476,6 +474,14 @@ class Tracker:
                 readings = [seq for seq in readings if _shows_all(start, seq, dropped)]
         return readings, nearest, stops
 
+    def _take(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
+        """The one reading left: played, up to any choice in it another answer would
+        explain as well (see _blind_guess), which is left to the table."""
+        guessed = self._blind_guess(start, seq)
+        if guessed is not None:
+            return self._stop_at(start, seq[:guessed])
+        return self._verdict_for(start, seq)
+
     def _stop_at(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
         rolls = awaits_die(played_out(start, seq))
         if not rolls:
@@ -527,6 +533,8 @@ class Tracker:
                     node.seen < len(evidence)
                     and self._fits_too(node, [o for o in pending.options if o != event])):
                 return i  # a block nobody was offered, and taking it fits too
+            elif pending is not None and _unnamed_rival(pending, event, last):
+                return i  # a card nobody has named could have been the one taken
             node = Node(apply(node.state, event), (*node.seq, event), node.seen,
                          node.turns).consume(evidence, self._slack)
         return None
@@ -581,7 +589,7 @@ class Tracker:
         if whole and views:  # (a button pressed with no view since has no strips)
             readings = self._by_strips(start, readings, views[-1])
             if len(readings) == 1:
-                return self._verdict_for(start, readings[0])
+                return self._take(start, readings[0])
         shared = _common_prefix(readings)
         verdict = self._verdict_for(start, shared)
         after = played_out(start, shared)
@@ -676,6 +684,23 @@ class Tracker:
 
 class _Spent(Exception):
     """The work budget of the view being explained is spent."""
+
+
+def _unnamed_rival(pending: Decision, event: Event, view: TableView) -> bool:
+    """Does ``event`` take a named card from a stack where the same decision offers a
+    card nobody has named yet (face down, say) from that stack? Taking either leaves the
+    stack one card less: the search, which cannot play a card with no name, would pick
+    the named one every time. Unless the camera named every covered card there (so it
+    saw which one is left)."""
+    if not isinstance(event, Choose) or event.index is None or event.location is None:
+        return False
+    where = event.location
+    if not any(isinstance(o, Choose) and o.location is where and o.index is not None
+               and o.value is None and o.index != event.index for o in pending.options):
+        return False
+    seen = view[where.pos]
+    return not (isinstance(seen, Seen) and seen.under is not None
+                and None not in seen.under)
 
 
 def _covered_pick(readings: list[tuple[Event, ...]]) -> bool:

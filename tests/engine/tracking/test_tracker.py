@@ -343,6 +343,35 @@ def test_a_stack_one_card_short_under_its_top_asks_rather_than_guesses() -> None
     assert [s.card for s in follow.game.state.stack_at(M)] == mars
 
 
+def _stained_over_a_card_nobody_named(under: tuple[str | None, ...]) -> Follow:
+    """Mars holds Eo and, on it, a card put face down that nobody has named; Ann deploys
+    Stained there, and the camera then sees Mars a card less, reading ``under`` from the
+    strip left under Stained."""
+    follow = table()
+    follow.game.play(SetLocation(M, ("eo", None), (False, True)))
+    follow.tracker.settle(len(follow.game.log))
+    follow.on_view(seen(START[0], ["eo", "?", "stained"], START[2], START[3]))
+    follow.on_view(with_strips(seen(START[0], ["?", "stained"], START[2], START[3]), M, under))
+    return follow
+
+
+def test_a_card_nobody_named_may_be_the_one_banished_so_the_table_says_which() -> None:
+    # Stained banishes "any other card from this location" (Eo or the face-down card):
+    # either leaves Mars a card less. The search can only play a card it can name, so
+    # it found Eo alone; a strip it could not name tells them apart no better.
+    follow = _stained_over_a_card_nobody_named((None,))
+    pending = follow.game.state.pending
+    assert pending is not None and pending.kind is Kind.TARGET
+    assert {o.value for o in pending.options} == {"eo", None}  # the page asks which
+    assert follow.game.state.banished == ("nero",)  # (SetLocation took Nero off Mars)
+
+
+def test_a_card_back_left_under_stained_says_the_named_card_went() -> None:
+    follow = _stained_over_a_card_nobody_named((BACK,))
+    assert "eo" in follow.game.state.banished
+    assert follow.game.state.pending is not None and follow.game.state.pending.kind is Kind.GAIN
+
+
 # --- a location the camera cannot read ---------------------------------------------------
 
 

@@ -255,6 +255,30 @@ def test_a_count_read_one_short_is_asked_about_not_taken_for_a_card_from_under_i
     assert sum(_new_questions(replay_script(script), report).values()) <= 1
 
 
+def _deep_stacks_short(moment: Moment) -> TableView | None:
+    """A camera that counts every stack of 16 cards or more short, a card for every two
+    past 14, as the scanner reads long stacks pushed together (20 cards read as 17)."""
+    view = perfect_camera(moment)
+    if view is None:
+        return None
+    out = [replace(s, depth=s.depth - (s.depth - 14) // 2)
+           if isinstance(s, Seen) and s.depth >= 16 else s for s in view]
+    return (out[0], out[1], out[2], out[3])
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_a_deep_stack_counted_short_is_followed_by_the_cards_put_on_it(seed: int) -> None:
+    """Five players: Jupiter grows to 21 cards (seed 0), a card scouted and placed on a
+    17-card stack reads at the count it had before (seed 2). Counted three short, a card
+    deployed there is still a deploy, a placed card a Scout, and the game ends as played
+    without a change nobody expected."""
+    script = write_script(5, seed=seed)
+    assert max(len(stack) for state in script.truth_states() for stack in state.locations) >= 17
+    report = replay_script(script, _deep_stacks_short)
+    assert_as_played(report)
+    assert UNEXPECTED not in report.question_kinds
+
+
 def test_a_count_read_one_too_deep_never_drops_the_view_that_saw_the_card_put_down() -> None:
     """Seed 0, as the camera read it on a gingham cloth: Luna one card too deep (its top,
     Mess Hall Cook, named right) as the player gains from Mars, the view before having
