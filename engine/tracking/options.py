@@ -174,7 +174,8 @@ def _fill_lead(option: Lead, state: GameState, view: TableView, touched: Touched
     top = top_named(view[option.location.pos])
     if option.location not in touched.grew | touched.changed and not _deployed_unseen(
             option, state, top, unseen):
-        return _moved_on_unseen(option, state, view, touched, unseen)
+        gone = [option] if gone_by_its_ability(option, state, view, unseen) else []
+        return gone + _moved_on_unseen(option, state, view, touched, unseen)
     if option.card is None:
         # A card already on the table was not deployed (it was moved, or one slid in
         # under it: the count grew under a top the camera already knew).
@@ -208,6 +209,21 @@ def covered_by_its_ability(option: Lead, state: GameState, view: TableView,
     stack = state.stack_at(option.location)
     return (isinstance(seen, Seen) and top is not None and seen.depth - len(stack) >= 2
             and _on_table(state, top) and all(slot.card != top for slot in stack))
+
+
+def gone_by_its_ability(option: Lead, state: GameState, view: TableView,
+                        unseen: frozenset[Location]) -> bool:
+    """Is ``option`` (no card named) a deploy at a location the camera could not read
+    for a while, read again just as the engine holds it? A card deployed there unseen
+    may have left by its own ability before the camera read it again (Aja banishes
+    herself, Vlogger goes to the player on the right): only the table can name it."""
+    if option.location not in unseen or option.card is not None:
+        return False
+    seen = view[option.location.pos]
+    stack = state.stack_at(option.location)
+    return (isinstance(seen, Seen) and not seen.told and seen.depth == len(stack)
+            and bool(stack) and stack[-1].card is not None
+            and top_named(seen) == stack[-1].card)
 
 
 def _deployed_unseen(option: Lead, state: GameState, top: str | None,

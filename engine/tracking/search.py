@@ -25,6 +25,7 @@ from engine.state import GameState, Phase
 from engine.tracking.options import (
     candidates,
     covered_by_its_ability,
+    gone_by_its_ability,
     names_needed,
     waits_for_table,
 )
@@ -67,6 +68,9 @@ class Search:
         self.best = 1 << 30
         self.nearest: list[tuple[Event, ...]] = []
         self.stops: list[Node] = []  # positions waiting for the table's answer
+        # ... and, taken only where there are none: a deploy at a location the camera
+        # could not read for a while, its card gone again (see gone_by_its_ability)
+        self.gone: list[Node] = []
 
     def close(self, level: list[Node]) -> tuple[list[Node], list[Node]]:
         """Follow forced answers; returns every node reached and the next level's nodes."""
@@ -99,9 +103,11 @@ class Search:
                 # A deploy the engine cannot play until the card is named: where its
                 # ability covered it unseen (covered_by_its_ability), the way on waits
                 # here for the table to name it; elsewhere it is no way on.
-                if covered_by_its_ability(event, node.state, target or self.last,
-                                          self.unseen) and node not in self.stops:
-                    self.stops.append(node)
+                view = target or self.last
+                if covered_by_its_ability(event, node.state, view, self.unseen):
+                    _add(self.stops, node)
+                elif gone_by_its_ability(event, node.state, view, self.unseen):
+                    _add(self.gone, node)
                 continue
             if self.shown is not None and isinstance(event, Lead) and (
                     event.card is not None and event.card not in self.shown):
@@ -151,10 +157,11 @@ class Search:
         banishing a card, where the table named Auctioneer there); the nearest may
         put a later player's card down early through a chain of abilities. Neither
         length nor nearness settles it, so both stand: the table picks."""
-        if not self.stops:
+        stops = self.stops or self.gone
+        if not stops:
             return []
-        most = max(n.seen for n in self.stops)
-        best = [n for n in self.stops if n.seen == most]
+        most = max(n.seen for n in stops)
+        best = [n for n in stops if n.seen == most]
         shortest = min(len(n.seq) for n in best)
         short = [n for n in best if len(n.seq) == shortest]
         bar = min(self._off_next(n) for n in short)
@@ -307,3 +314,8 @@ def awaits_die(state: GameState) -> bool:
 
 def dedupe(seqs: list[tuple[Event, ...]]) -> list[tuple[Event, ...]]:
     return list(dict.fromkeys(seqs))
+
+
+def _add(nodes: list[Node], node: Node) -> None:
+    if node not in nodes:
+        nodes.append(node)

@@ -426,6 +426,23 @@ def test_a_location_unread_with_cards_on_it_is_asked_about_once() -> None:
     assert follow.tracker.question is None and follow.questions == 1  # not asked again
 
 
+def test_a_card_deployed_unseen_that_left_by_its_own_ability_is_named_by_the_table() -> None:
+    # A hand over Mars while Ann deploys Antonia there ("...Then, banish Antonia"):
+    # read again, Mars is as it was, and Ann has gained Jupiter's top card. No move the camera can
+    # name explains the gain; a deploy at Mars nobody saw does, once the table names it.
+    follow = table()
+    follow.on_view(unread(seen(*START), M))
+    verdict = follow.on_view(seen(START[0][:1], *START[1:]))
+    assert verdict.question is None and verdict.then is Then.WAIT and follow.questions == 0
+    pending = follow.game.state.pending
+    assert pending is not None and Lead(None, M) in pending.options  # the page's picker
+    follow.on_event(Lead("antonia", M))  # named on the phone
+    follow.on_event(Choose("quietus"))  # Bo (the only opponent) banishes one of his
+    assert follow.game.state.banished == ("quietus", "antonia")
+    assert follow.game.log[-1] == GainFrom(J)  # the camera's gain, explained at last
+    assert follow.game.state.current == 1 and follow.questions == 0
+
+
 def test_the_reading_when_the_camera_sees_again_is_checked_against_the_answer() -> None:
     follow = table()
     follow.on_view(unread(seen(*START), L, overdue=True))
