@@ -131,3 +131,13 @@ def test_each_bad_setup_is_refused_in_one_line_naming_the_setup_rule() -> None:
     _refused(replace(event, unknown=(-1, 1)), "the cards add up to 112, not 112")
     with pytest.raises(IllegalActionError, match=r"^the game has already been set up \[setup\]$"):
         Game(event).play(event)
+
+
+def test_an_arranged_position_refuses_a_seat_without_a_hand() -> None:
+    """§2 Setup: every player is dealt a hand (and a house tile), so a position naming a
+    third player, or a third house, beside two hands is refused as it is arranged; it
+    is not quietly dealt as a game of two without them."""
+    with pytest.raises(ValueError):
+        arranged([["darrow"], ["sevro"]], names=["Ann", "Bo", "Cy"])
+    with pytest.raises(ValueError):
+        arranged([["darrow"], ["sevro"]], houses=[House.MARS, House.DIANA, House.CERES])
