@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from positions import I, J, L, M, position
@@ -23,8 +24,9 @@ from engine.events import (
     SetTokens,
 )
 from engine.game import Game
+from engine.narration import change_text
 from engine.rules import apply
-from engine.setup import tracked_game
+from engine.setup import arranged, tracked_game
 from engine.state import GameState
 
 
@@ -130,3 +132,25 @@ def test_nobody_may_hold_the_sovereign() -> None:
     game.push(SetSovereign(1))
     game.push(SetSovereign(None))
     assert game.state.sovereign is None
+
+
+def test_a_simulated_deck_takes_back_no_unseen_card() -> None:
+    """§1: the deck is 112 named cards. A simulated game whose deck is known may still
+    hold a card nobody has seen (here in Ann's hand); a correction that would return it
+    to the deck unnamed is refused, as taking an unnamed card from it is."""
+    event = arranged([["darrow"], ["sevro"]], [["pelus"], [], [], []], deck=["quietus"])
+    deck = event.deck or ()
+    game = Game(replace(event, unknown=(1, 0), deck=deck[:-1], deck_count=len(deck) - 1))
+    assert game.state.players[0].hand.size == 2
+    _refused(game, SetHandCount(0, 1), "a simulated deck needs named cards [conservation]")
+
+
+def test_a_token_correction_is_told_for_the_player_whose_tokens_changed() -> None:
+    """§1: each player's Helium, Influence and Fleet are tracked; a correction sets them
+    and the turn's summary says whose were corrected."""
+    game = _tracked()
+    game.push(SetTokens(1, 2, 3, 4))
+    bo = game.state.players[1]
+    assert (bo.helium, bo.influence, bo.fleet) == (2, 3, 4)
+    assert [change_text(c, game.state) for c in game.state.changes] == [
+        "Bo's tokens corrected"]
