@@ -51,6 +51,7 @@ GAP_SPREAD = 1.6  # strips this many times the narrowest apart may hide one betw
 
 
 Under = tuple[str | None, ...]  # a stack's covered cards, oldest first (None: unnamed)
+Look = tuple[str, int]  # a card's band as learnt the n-th time
 
 
 class Strips:
@@ -64,6 +65,8 @@ class Strips:
         # Each place's strips as last read (region, name): a strip that still looks the
         # same keeps its name, so a change costs a full match only for new strips.
         self._last: dict[str, list[tuple[np.ndarray, str | Unnamed]]] = {}
+        self._coarse: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._looks: dict[str, int] = {}  # how many times each band was learnt
 
     def table(self, frame: np.ndarray, scanner: TableScanner, reading: TableReading,
               settled: Mapping[str, LocationState]) -> dict[str, Under]:
@@ -119,6 +122,7 @@ class Strips:
         anywhere is a candidate everywhere: abilities move cards between stacks."""
         self.bands[name] = _cut(frame, calibration, quad_mm, INSET_MM,
                                 (BAND_TOP_MM, BAND_TOP_MM + BAND_MM[1]))
+        self._looks[name] = self._looks.get(name, 0) + 1
 
     def read(self, frame: np.ndarray, calibration: Calibration, column: Column,
              top: str | None, place: str = "") -> Under | None:
@@ -131,45 +135,70 @@ class Strips:
             return None
         names: list[str | None] = []
         last, kept = self._last.get(place, []), []
-        candidates = frozenset(self.bands.keys() - {top})
+        candidates = frozenset((name, self._looks[name]) for name in self.bands if name != top)
         for quad, shown in _strips(column):
             regions = _strip_regions(frame, calibration, quad, shown)
             straight = regions[len(TURNS) // 2]
-            name = _same_as(straight, last, candidates)
+            name = _same_as(straight, last)
             if name is None:
-                named = self._name(regions, round(shown * PX_PER_MM), candidates)
-                name = named if named is not None else Unnamed(candidates)
+                name = self._name(regions, round(shown * PX_PER_MM), candidates, NOT_TRIED)
+            elif isinstance(name, Unnamed) and not candidates <= name.tried:
+                # Like none of the bands it was tried against: only those learnt (or
+                # learnt again) since, unless one came near (a frame's noise decides).
+                near = name.best >= MATCH - NEAR_MATCH
+                name = self._name(regions, round(shown * PX_PER_MM),
+                                  candidates if near else candidates - name.tried,
+                                  NOT_TRIED if near else name)
             kept.append((straight, name))
             names.append(None if isinstance(name, Unnamed) else name)
         self._last[place] = kept
         return tuple(names)
 
-    def _name(self, regions: list[np.ndarray], rows: int, names: frozenset[str]) -> str | None:
-        scores = self.scores(regions, rows, names)
-        if not scores or scores[0][0] < MATCH:
-            return None
-        if len(scores) > 1 and scores[0][0] - scores[1][0] < LEAD:
-            return None
-        return scores[0][1]
+    def _name(self, regions: list[np.ndarray], rows: int, looks: frozenset[Look],
+              before: Unnamed) -> str | Unnamed:
+        """The card of the band among ``looks`` that matches the strip well and leads
+        every other (those ``before`` was already tried against too), else Unnamed."""
+        scores = self.scores(regions, rows, frozenset(name for name, _n in looks))
+        best = scores[0][0] if scores else -1.0
+        rival = max([before.best, *(score for score, _name in scores[1:2])])
+        if best >= MATCH and best - rival >= LEAD:
+            return scores[0][1]
+        return Unnamed(before.tried | looks, max(best, before.best))
 
     def scores(self, regions: list[np.ndarray], rows: int,
                names: frozenset[str]) -> list[tuple[float, str]]:
         """How well the bands of ``names`` (their first ``rows``) match a strip, best
         first: the few most alike at a quarter of the pixels in grey, then in full."""
-        small = [_coarse(region) for region in regions]
+        # The coarse look tries the middle turns only (a strip lies within ±5°, and the
+        # one beside the best is tried in full anyway).
+        first = (len(regions) - COARSE_TURNS) // 2
+        small = [_coarse(region) for region in regions[first:first + COARSE_TURNS]]
         rough = []
         for name in names:
-            band = _coarse(self.bands[name][:rows])
+            band = self._coarse_band(name, rows)
             fits = [_match(region, band) for region in small]
-            turn = int(np.argmax(fits))
-            rough.append((fits[turn], name, regions[max(0, turn - 1):turn + 2]))
+            turn = first + int(np.argmax(fits))
+            rough.append((max(fits), name, regions[max(0, turn - 1):turn + 2]))
         rough.sort(key=lambda r: r[0], reverse=True)
         # In full only at the turn the first look liked best and the turns beside it.
         return sorted(((max(_match(region, self.bands[name][:rows]) for region in near), name)
                        for _score, name, near in rough[:SHORTLIST]), reverse=True)
 
 
-SHORTLIST = 6  # bands matched in full, of the most alike in the coarse look
+    def _coarse_band(self, name: str, rows: int) -> np.ndarray:
+        """The first ``rows`` of ``name``'s band for the coarse look, kept while the band
+        is: every strip of a read is looked at against every band."""
+        band = self.bands[name]
+        key = (name, rows)
+        kept = self._coarse.get(key)
+        if kept is None or kept[0] is not band:
+            kept = (band, _coarse(band[:rows]))
+            self._coarse[key] = kept
+        return kept[1]
+
+
+SHORTLIST = 4  # bands matched in full, of the most alike in the coarse look
+COARSE_TURNS = 3  # of the TURNS, the middle ones the coarse look tries
 
 
 def _coarse(image: np.ndarray) -> np.ndarray:
@@ -180,6 +209,7 @@ def _coarse(image: np.ndarray) -> np.ndarray:
     return out
 
 
+NEAR_MATCH = 0.1  # an unnamed strip whose best band came this near MATCH is tried in full
 SAME = 0.92  # a strip matching the region a strip was named in this well is that card
 STILL_SAME = 0.7  # a strip's region matching its last look this well shows the same card
 
@@ -193,20 +223,22 @@ def _like(region: np.ndarray, old: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class Unnamed:
-    """A strip like none of the bands ``tried``: matched again only once a band of
-    another card is known (a strip that looks as it did stays unnamed without the
-    cost of matching it against every band again, read after read)."""
+    """A strip like none of the bands ``tried`` (the best of them matched it ``best``):
+    a strip that looks as it did is matched again only against bands learnt since, not
+    against every band again, read after read."""
 
-    tried: frozenset[str]
+    tried: frozenset[Look]
+    best: float
 
 
-def _same_as(region: np.ndarray, last: list[tuple[np.ndarray, str | Unnamed]],
-             candidates: frozenset[str]) -> str | Unnamed | None:
-    """The name of the strip last read here that ``region`` still shows; or that strip's
-    :class:`Unnamed` if no band has been learnt since it was tried; None: neither."""
-    return next((name for old, name in last
-                 if (not isinstance(name, Unnamed) or candidates <= name.tried)
-                 and _like(region, old) >= SAME), None)
+NOT_TRIED = Unnamed(frozenset(), -1.0)
+
+
+def _same_as(region: np.ndarray,
+             last: list[tuple[np.ndarray, str | Unnamed]]) -> str | Unnamed | None:
+    """The name (or :class:`Unnamed`) of the strip last read here that ``region`` still
+    shows; None: none."""
+    return next((name for old, name in last if _like(region, old) >= SAME), None)
 
 
 def _evenly_spaced(column: Column) -> bool:

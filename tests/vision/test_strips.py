@@ -111,7 +111,8 @@ def test_a_single_card_looked_at_again_has_no_strips_to_read() -> None:
 def test_a_strip_left_unnamed_is_matched_again_only_once_another_band_is_known() -> None:
     """Matching a strip against every band is most of the strips' cost: one that looks as
     it did and was like none of them stays unnamed, read after read, until the camera
-    has seen another card on top (whose band it may be)."""
+    has seen another card on top (whose band it may be), and is then matched against
+    that band alone."""
     scanner, strips = TableScanner(learn=False), Strips()
     frame, under = built_up(CARDS[:5], scanner, strips, unseen=frozenset({"sevro"}))
     assert under == ("aja", "darrow", "the-jackal", None)
@@ -119,9 +120,9 @@ def test_a_strip_left_unnamed_is_matched_again_only_once_another_band_is_known()
     tried: list[frozenset[str]] = []
     named = strips._name
 
-    def counting(regions, rows, names):  # type: ignore[no-untyped-def]
-        tried.append(names)
-        return named(regions, rows, names)
+    def counting(regions, rows, looks, before):  # type: ignore[no-untyped-def]
+        tried.append(frozenset(name for name, _n in looks))
+        return named(regions, rows, looks, before)
 
     strips._name = counting  # type: ignore[method-assign]
     again = strips.read(frame, scanner.calibration, scanner.columns[LUNA], "mustang", "luna")
@@ -131,7 +132,7 @@ def test_a_strip_left_unnamed_is_matched_again_only_once_another_band_is_known()
     strips.learn(alone, scanner.calibration, scanner.columns[LUNA].quad_mm, "sevro")
     scanner.scan(frame)
     again = strips.read(frame, scanner.calibration, scanner.columns[LUNA], "mustang", "luna")
-    assert len(tried) == 1 and "sevro" in tried[0]  # the unnamed strip, and only it
+    assert tried == [{"sevro"}]  # the unnamed strip, and only against the new band
     assert again is not None and again[:3] == under[:3]
     strips.read(frame, scanner.calibration, scanner.columns[LUNA], "mustang", "luna")
     assert len(tried) == 1  # tried against the bands known now: not again
