@@ -38,7 +38,8 @@ from engine.tracking.view import (
 
 def candidates(state: GameState, view: TableView, button: Button | None = None,
                wild: frozenset[Location] = frozenset(),
-               unseen: frozenset[Location] = frozenset()) -> list[Event]:
+               unseen: frozenset[Location] = frozenset(), covered: bool = False,
+               ) -> list[Event]:
     """The pending options worth trying, with card names the camera can fill in.
 
     ``wild``: unread locations where a move is tried anyway (anything may have changed
@@ -46,6 +47,8 @@ def candidates(state: GameState, view: TableView, button: Button | None = None,
     ``unseen``: locations the camera could not read for a while, so a step the rules
     force may have been made and undone there unseen, or a card deployed there whose
     ability then took the cards under it away.
+    ``covered``: also a turned-over card put down there and covered at once, unnamed
+    (tried only where nothing else explains the views: see Tracker._covered_places).
     """
     pending = state.pending
     if pending is None or pending.is_chance:
@@ -61,7 +64,7 @@ def candidates(state: GameState, view: TableView, button: Button | None = None,
     out: list[Event] = []
     for option in pending.options:
         filled = [] if only_where_unread(option, unread) else list(
-            _fill(option, state, view, button, touched, small, forced, unseen))
+            _fill(option, state, view, button, touched, small, forced, unseen, covered))
         if forced and not filled and (unread or unseen):
             # The rules leave no choice (Au Toma's step), made perhaps while the camera
             # could not read there, and undone since: later views check it.
@@ -141,13 +144,14 @@ def _new_on_deep(stack: Sequence[Slot], seen: Seen) -> bool:
 
 def _fill(option: Event, state: GameState, view: TableView, button: Button | None,
           touched: Touched, small: bool, forced: bool = False,
-          unseen: frozenset[Location] = frozenset()) -> Iterable[Event]:
+          unseen: frozenset[Location] = frozenset(), covered: bool = False,
+          ) -> Iterable[Event]:
     """Concrete versions of ``option`` consistent with what changed on the table."""
     grew, shrank = touched.grew, touched.shrank
     if isinstance(option, Lead):
         return _fill_lead(option, state, view, touched, unseen)
     if isinstance(option, Place):
-        return _fill_place(option, view, touched)
+        return _fill_place(option, state, view, touched, unseen if covered else frozenset())
     if isinstance(option, Moved):
         return [_named_by_camera(option, view)]
     if isinstance(option, GainFrom):
@@ -251,11 +255,18 @@ def _moved_on_unseen(option: Lead, state: GameState, view: TableView, touched: T
             if option.card in (None, card) and not _on_table(state, card)]
 
 
-def _fill_place(option: Place, view: TableView, touched: Touched) -> list[Event]:
-    """A placed card, named by what the camera reads on top."""
+def _fill_place(option: Place, state: GameState, view: TableView, touched: Touched,
+                unseen: frozenset[Location]) -> list[Event]:
+    """A placed card, named by what the camera reads on top; or, where the camera could
+    not read for a while and the stack grew by two or more, perhaps covered at once
+    (the die's card put down unseen, a card deployed on it): nobody has named it."""
     if option.location not in touched.any:
         return []
-    return [replace(option, card=option.card or top_named(view[option.location.pos]))]
+    named = replace(option, card=option.card or top_named(view[option.location.pos]))
+    seen = view[option.location.pos]
+    covered = (option.card is None and option.location in unseen and isinstance(seen, Seen)
+               and seen.depth - len(state.stack_at(option.location)) >= 2)
+    return [named, option] if covered else [named]
 
 
 def _named_by_camera(option: Moved, view: TableView) -> Moved:

@@ -56,8 +56,9 @@ class Search:
 
     def __init__(self, budget: int, evidence: tuple[TableView | Button, ...], last: TableView,
                  first: TableView, slack: int, wild: frozenset[Location] = frozenset(),
-                 shown: frozenset[str] | None = None) -> None:
+                 shown: frozenset[str] | None = None, covered: bool = False) -> None:
         self.budget = budget
+        self.covered = covered  # see candidates
         self.slack = slack  # see DEPTH_SLACK
         self.wild = wild
         self.shown = shown  # if given, only cards among these are deployed (see expand)
@@ -96,7 +97,7 @@ class Search:
             target = ahead(target, self.evidence[node.seen:])
         children = []
         for event in candidates(node.state, target or self.last, button, self.wild,
-                                self.unseen):
+                                self.unseen, self.covered):
             if self.budget <= 0:
                 break
             if isinstance(event, Lead) and event.card is None:

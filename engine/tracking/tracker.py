@@ -43,6 +43,7 @@ from engine.events import (
     Event,
     GainFrom,
     Lead,
+    Place,
     Scout,
 )
 from engine.game import Game
@@ -386,7 +387,20 @@ class Tracker:
             if len(stops) == 1 or _same_outcome(start, stops):
                 return self._stop_at(start, stops[0])
             return self._ask(start, stops, whole=False)
+        covered = self._covered_places(start)
+        if len(covered) == 1 or (covered and _same_outcome(start, covered)):
+            return self._take(start, covered[0])
+        if covered:
+            return self._ask(start, covered)
         return self._unexplained_view(states, view, nearest)
+
+    def _covered_places(self, start: GameState) -> list[tuple[Event, ...]]:
+        """Last, before nothing explains the views: a turned-over card a player put down
+        where the camera could not read, covered at once (nobody has named it; the
+        strips or the final count name it later). Tried only here: offered everywhere,
+        such a card explains too much and costs the search what it needs elsewhere."""
+        found, _, _ = self.search(start, tuple(self.evidence), self._slack, covered=True)
+        return [seq for seq in found if _places_unnamed(start, seq)]
 
     def _unexplained_view(self, states: Sequence[GameState], view: TableView,
                           nearest: list[tuple[Event, ...]]) -> Verdict:
@@ -620,7 +634,7 @@ class Tracker:
     def search(
         self, start: GameState, evidence: tuple[TableView | Button, ...], slack: int = 0,
         budget: int | None = None, wild: frozenset[Location] = frozenset(),
-        shortest: bool = False, shown: frozenset[str] | None = None,
+        shortest: bool = False, shown: frozenset[str] | None = None, covered: bool = False,
     ) -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
         """Shortest event sequences from ``start`` that pass through the evidence in order.
 
@@ -641,7 +655,8 @@ class Tracker:
             if self._left <= 0:
                 raise _Spent
             budget = self._left
-        search = Search(budget, evidence, last_view, view_of(start), slack, wild, shown)
+        search = Search(budget, evidence, last_view, view_of(start), slack, wild, shown,
+                        covered)
         level = [Node(start, (), 0, turns_taken(start)).consume(evidence, slack)]
         found: list[Node] = []
         while level and search.budget > 0:
@@ -701,6 +716,19 @@ def _unnamed_rival(pending: Decision, event: Event, view: TableView) -> bool:
     seen = view[where.pos]
     return not (isinstance(seen, Seen) and seen.under is not None
                 and None not in seen.under)
+
+
+def _places_unnamed(start: GameState, seq: tuple[Event, ...]) -> bool:
+    """Does ``seq`` have a player put down a turned-over card nobody named? (Au Toma's
+    card goes where her card says: no choice there.)"""
+    state = start
+    for event in seq:
+        pending = state.pending
+        if (isinstance(event, Place) and event.card is None and pending is not None
+                and len(pending.options) > 1):
+            return True
+        state = apply(state, event)
+    return False
 
 
 def _covered_pick(readings: list[tuple[Event, ...]]) -> bool:

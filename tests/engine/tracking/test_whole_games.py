@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 
 from engine.board import LOCATIONS, Location
-from engine.events import Lead
+from engine.events import Lead, Place
 from engine.tracking import (
     COVERED_CARD,
     LOCATION,
@@ -143,6 +143,35 @@ def blind_stretch(seed: int, at: Location, moment: int, changes: int, asks: str,
     report = replay_script(script, hiding(perfect_camera, [(at, moment, changes)]))
     assert _new_questions(replay_script(script), report) == Counter({asks: 1})
     assert_as_played(report)
+
+
+def _placed_then_covered(script: Script) -> tuple[Location, int]:
+    """The first moment a player puts a turned-over card down (a choice of where) and the
+    next player deploys on it, seen one after the other: that location, that moment."""
+    states, moments = script.truth_states(), script.moments
+    for k in range(len(moments) - 1):
+        placed, covered = moments[k], moments[k + 1]
+        if placed.layout is None or covered.truth_len != placed.truth_len + 1:
+            continue
+        place, lead = script.truth[placed.truth_len - 1], script.truth[covered.truth_len - 1]
+        pending = states[placed.truth_len - 1].pending
+        if (isinstance(place, Place) and isinstance(lead, Lead) and pending is not None
+                and lead.location is place.location and len(pending.options) > 1):
+            return place.location, k
+    raise AssertionError("no card placed and covered at once in this script")
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_a_turned_over_card_put_down_unseen_and_covered_at_once_is_followed(seed: int) -> None:
+    """Three players: a hand hides the location where a player puts the turned-over card,
+    and the next player deploys on it before the camera reads there again: the stack
+    grew by two under a card nobody named. Nothing else explains it; the card placed
+    unnamed does (the strips or the table name it later), and the game ends as played."""
+    script = write_script(3, seed=seed)
+    at, k = _placed_then_covered(script)
+    report = replay_script(script, hiding(perfect_camera, [(at, k, 1)]))
+    assert_as_played(report)
+    assert UNEXPECTED not in report.question_kinds
 
 
 def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
