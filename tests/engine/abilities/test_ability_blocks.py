@@ -31,7 +31,7 @@ from engine.decisions import Kind
 from engine.events import Block, Choose, Decline
 from engine.game import Game
 from engine.narration import change_text
-from engine.state import ChangeKind, Hand
+from engine.state import Change, ChangeKind, Hand
 
 
 def test_every_block_card_has_a_block_function_with_its_summary() -> None:
@@ -226,3 +226,14 @@ def test_arlus_goes_on_to_the_other_neighbor_after_a_blocked_banish() -> None:
     play(game, Block("judge"))
     assert hand(game, 1) == ("lorn", "judge")
     assert game.state.banished == ("arlus",)  # P4 showed Deanna, a Red
+
+
+def test_a_steal_is_noted_with_whose_hand_the_card_came_from() -> None:
+    """Tactus: steal 1 card from an opponent (they choose the card). With three players
+    the log, the voice and the tracker are told which opponent's hand it left: P3's."""
+    game = table([["tactus"], ["eo"], ["lorn", "deanna"]])
+    lead(game, "tactus", M)
+    play(game, seat(2), Choose("deanna"))
+    assert hand(game) == ("deanna",) and hand(game, 2) == ("lorn",)
+    stolen = [c for c in game.state.changes if c.kind == ChangeKind.STEAL]
+    assert stolen == [Change(ChangeKind.STEAL, player=0, card="deanna", source="2")]
