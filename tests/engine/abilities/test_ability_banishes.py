@@ -259,3 +259,33 @@ def test_a_tracked_ash_lord_has_an_unnamed_card_named_before_counting_blues() ->
     game.push(SetLocation(J, ("pelus", None)))
     lead(game, "ash-lord", J)
     assert _asked(game) == (Kind.CONFIRM, "Name the card at Jupiter (#2)")
+
+
+def test_a_tracked_bondilus_refuses_a_card_turned_face_up_as_a_gold() -> None:
+    """Bondilus banishes a non-Gold at Mars. A face-down card has no colour, so it is
+    offered as a non-Gold (§1); the table then says it lies face up, and naming it as a
+    Gold (Aja) is refused, while still face down it goes."""
+    game = tracked([[], ["lorn"], [], []])
+    game.push(SetLocation(M, (None, "lorn"), face_down=(True, False)))
+    lead(game, "bondilus", M)
+    assert values(game) == {None, "bondilus"}
+    game.push(SetLocation(M, (None, "lorn", "bondilus")))  # it lies face up after all
+    with pytest.raises(IllegalActionError, match=r"^aja does not qualify \[ability\]$"):
+        game.play(pick("aja", M, 0))
+    down = tracked([[], ["lorn"], [], []])
+    down.push(SetLocation(M, (None, "lorn"), face_down=(True, False)))
+    lead(down, "bondilus", M)
+    play(down, pick("aja", M, 0))
+    assert down.state.banished == ("aja",)
+
+
+def test_a_tracked_ragnar_banishes_the_top_card_named_though_one_was_laid_on_it() -> None:
+    """Ragnar banishes the top card of another location; a Gold earns 1 Influence. The
+    table names Lorn, Jupiter's top, and a correction while the question waits lays
+    Deanna on it: Lorn, the card named, goes, and earns the Influence."""
+    game = tracked([["lorn"], [], [], []])
+    lead(game, "ragnar", M)
+    game.push(SetLocation(J, ("lorn", "deanna")))
+    play(game, pick("lorn", J, 0))
+    assert game.state.banished == ("lorn",) and stack(game, J) == ["deanna"]
+    assert tokens(game) == (0, 1, 0)
