@@ -26,6 +26,7 @@ from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, Place, SetLocation
 from engine.game import Game
 from engine.narration import change_text, line
+from engine.state import Change, ChangeKind
 
 
 def _two_under(card: str, where: Location, elsewhere: Location) -> None:
@@ -287,3 +288,28 @@ def test_a_researcher_card_back_on_the_table_since_the_question_is_refused() -> 
     game.push(SetLocation(J, ("pelus", "lorn")))  # the camera sees Lorn on Jupiter after all
     with pytest.raises(IllegalActionError, match=r"^lorn is not banished \[banished\]$"):
         game.play(Choose("lorn"))
+
+
+def test_researcher_draws_at_random_for_nobody_and_notes_the_card_from_the_banished_pile() -> None:
+    """Researcher: put a random banished card at the bottom of this location. The draw is
+    chance, nobody's choice, asked in Researcher's words; the log, the voice and the
+    tracker are told the card came from the banished pile, to Mars."""
+    game = table([["researcher"], ["judge"]], [[], ["eo"], [], []], rng=Picks("lorn"))
+    game.states[-1] = banish_from_deck(game.state, "deanna", "lorn")
+    lead(game, "researcher", M)
+    drawn = game.states[-2].pending
+    assert drawn is not None and (drawn.kind, drawn.player) == (Kind.RANDOM, None)
+    assert drawn.prompt == "Researcher: a random banished card"
+    assert game.state.changes == (
+        Change(ChangeKind.PLACE_UNDER, card="lorn", source="banished", target="mars"),)
+
+
+def test_psychologist_notes_the_card_placed_as_from_the_banished_pile() -> None:
+    """Psychologist: place (not deploy) a banished card on top of one location; the
+    change says it came from the banished pile, to Luna."""
+    game = table([["psychologist"], ["judge"]])
+    game.states[-1] = banish_from_deck(game.state, "deanna", "lorn", "eo")
+    lead(game, "psychologist", M)
+    play(game, Choose("lorn"), Choose("luna", L))
+    assert game.state.changes == (
+        Change(ChangeKind.PLACE, card="lorn", source="banished", target="luna"),)
