@@ -28,7 +28,8 @@ from engine.decisions import Kind
 from engine.errors import IllegalActionError
 from engine.events import Choose, Decline, Lead, SetLocation, SetSovereign
 from engine.game import Game
-from engine.state import ChangeKind
+from engine.rulings import SELF_BANISH_ALONE
+from engine.state import Change, ChangeKind
 
 
 def _may_gain(card: str, here: list[str], take: str) -> None:
@@ -386,3 +387,47 @@ def test_online_gambler_bets_on_the_decks_last_card_and_counts_the_colors_named(
     _short_deck(empty, 0)
     lead(empty, "online-gambler", M)
     assert gain_is_next(empty)
+
+
+def test_a_tracked_darrow_refuses_a_card_turned_face_up_as_a_gold() -> None:
+    """Darrow gains any other non-Gold here. A face-down card has no color, so it is
+    offered (§1); the table then says it lies face up, and naming it as a Gold (Aja) is
+    refused."""
+    game = tracked([[], [], [], []])
+    game.push(SetLocation(J, (None, "deanna"), face_down=(True, False)))
+    lead(game, "darrow", J)
+    assert values(game) == {None, "deanna"}
+    game.push(SetLocation(J, (None, "deanna", "darrow")))  # it lies face up after all
+    with pytest.raises(IllegalActionError, match=r"^aja does not qualify \[ability\]$"):
+        game.play(pick("aja", J, 0))
+
+
+def test_victra_deployed_on_a_gold_stays_though_the_bottom_card_is_loan_shark() -> None:
+    """Victra: banish her unless deployed on a Gold. In a borrowed turn Loan Shark, at the
+    bottom, cannot be gained; deployed on a Gold she stays under either reading of an
+    impossible gain, and no ruling is noted."""
+    game = table([["loan-shark"], ["victra", "judge"], ["martyr"]], tokens={1: (6, 0, 0)},
+                 variants=[SELF_BANISH_ALONE])
+    lead(game, "loan-shark", J)
+    play(game, seat(1), Choose("turn"))
+    game.push(SetLocation(J, ("loan-shark", "lorn")))
+    play(game, Lead("victra", J))
+    assert stack(game, J) == ["loan-shark", "lorn", "victra"] and _rulings(game) == []
+
+
+def test_an_impossible_gain_notes_the_ruling_for_the_player_whose_card_it_is() -> None:
+    """Darrow alone at Jupiter has nothing to gain: the log notes that P1's
+    Darrow stays by the rulebook's reading."""
+    game = table([["darrow"], ["judge"]])
+    lead(game, "darrow", J)
+    ruling = Change(ChangeKind.RULING, 0, "darrow", "self_banish_needs_gain", "stay")
+    assert ruling in game.state.changes
+
+
+def test_codebreaker_notes_the_card_turned_over_from_the_decks_bottom() -> None:
+    """Codebreaker reveals the deck's bottom card: the log names it, from the bottom."""
+    game = table([["codebreaker"], ["judge"]], [["lorn"], [], [], []])
+    bottom = game.state.deck[-1]
+    lead(game, "codebreaker", J)
+    seen = Change(ChangeKind.REVEAL, card=bottom, source="deck-bottom")
+    assert seen in game.state.changes
