@@ -336,3 +336,25 @@ def test_hypnotist_asks_its_player_and_hands_out_the_decks_last_card() -> None:
     play(game, Choose("eo"))
     assert set(hand(game)) == {"lorn", rest[0]} and game.state.deck_count == 0
     assert game.state.banished == ("eo", "deanna")  # P2 still banishes, with nothing to gain
+
+
+def _chances(game: Game) -> list[tuple[int | None, str]]:
+    """Who was asked, and what, at each random pick of the game so far."""
+    return [(s.pending.player, s.pending.prompt) for s in game.states
+            if s.pending is not None and s.pending.kind is Kind.RANDOM]
+
+
+def test_the_random_picks_are_chance_asked_in_each_cards_own_words() -> None:
+    """Arlus: each neighbor reveals a random card from hand. Roque: randomly select a card
+    from their hand; against Au Toma the looked-at cards go back shuffled (solo rules).
+    Each draw is chance, nobody's choice, asked in the card's words."""
+    arlus = table([["arlus"], ["judge"]], rng=Picks("judge"))
+    lead(arlus, "arlus", M)
+    assert _chances(arlus) == [(None, "Arlus: a random card from P2")]
+    rng = Picks("nero", "virga", "aja", "helga", "pelus", "deanna")
+    roque = solo(["roque"], ["lorn", "deanna", "aja", "nero", "helga", "pelus", "virga", "sefi"],
+                 variant=True, rng=rng)
+    lead(roque, "roque", M)
+    play(roque, Choose("nero"))
+    assert _chances(roque) == [(None, "Roque: a random card")] + [
+        (None, "Roque: shuffle Au Toma's cards back")] * 4
