@@ -38,6 +38,7 @@ from engine.board import LOCATIONS, Location
 from engine.decisions import Decision, Kind
 from engine.errors import IllegalActionError
 from engine.events import (
+    Block,
     Choose,
     DrawFromDeck,
     Event,
@@ -543,7 +544,7 @@ class Tracker:
                 others = [o for o in candidates(node.state, target or last, button) if o != event]
                 if len(others) < len(pending.options) - 1 or self._fits_too(node, others):
                     return i  # an answer the search never tried, or one that fits too
-            elif pending is not None and self._unoffered_block(pending, seq[:i]) and (
+            elif pending is not None and self._unoffered_block(node.state, seq[:i]) and (
                     node.seen < len(evidence)
                     and self._fits_too(node, [o for o in pending.options if o != event])):
                 return i  # a block nobody was offered, and taking it fits too
@@ -558,17 +559,23 @@ class Tracker:
         rest = tuple(self.evidence[node.seen:])
         return any(self._explains(node.state, other, rest) for other in others)
 
-    def _unoffered_block(self, pending: Decision, before: tuple[Event, ...]) -> bool:
-        """Is ``pending``, reached by playing ``before`` from the anchor, a block the table
-        was never offered? The search answers a block with no: once the phone has
-        offered it, play going on says nobody took it. But a block that arises past
-        where the game stands came and went between two changes the camera saw as one
-        (the view of the first never settled): nobody has had the chance to take it.
-        Nor has anybody when the table's own answer just led to it: what the camera saw
-        before then (the player going on to gain, say) says nothing of the block."""
+    def _unoffered_block(self, state: GameState, before: tuple[Event, ...]) -> bool:
+        """Is the pending decision of ``state``, reached by playing ``before`` from the
+        anchor, a block the table has not had its chance to take? The search answers a
+        block with no: once the phone has offered it, play going on says nobody took it.
+        But a block that arises past where the game stands came and went between two
+        changes the camera saw as one (the view of the first never settled): nobody has
+        had the chance to take it. Nor has anybody when the table's own answer just led
+        to it: what the camera saw before then (the player going on to gain, say) says
+        nothing of the block. Nor when the player surely holds the card that blocks: a
+        real choice of theirs, which the next player putting a card down a moment after
+        the phone offered it says nothing of."""
+        pending = state.pending
+        if pending is None or pending.kind is not Kind.BLOCK:
+            return False
         offered = before == tuple(self.played[:len(before)]) and not (
             len(before) == len(self.played) and self._offered_after == len(self.evidence))
-        return pending.kind is Kind.BLOCK and not offered
+        return not offered or _holds_blocker(state, pending)
 
     def _explains(self, state: GameState, event: Event,
                   evidence: tuple[TableView | Button, ...]) -> bool:
@@ -807,3 +814,10 @@ def _common_prefix(seqs: list[tuple[Event, ...]]) -> tuple[Event, ...]:
     while n < shortest and all(s[n] == seqs[0][n] for s in seqs):
         n += 1
     return seqs[0][:n]
+
+
+def _holds_blocker(state: GameState, pending: Decision) -> bool:
+    """Does the player asked to block surely hold one of the cards offered to block with?"""
+    assert pending.player is not None
+    known = state.players[pending.player].hand.known
+    return any(isinstance(o, Block) and o.card in known for o in pending.options)

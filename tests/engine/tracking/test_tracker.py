@@ -168,6 +168,30 @@ def test_a_silent_block_window_is_passed_when_the_table_moves_on() -> None:
     assert state.top(M).card == "fitchner" and state.pending.kind is Kind.GAIN
 
 
+def test_a_block_the_player_surely_holds_is_left_to_the_table_when_play_moves_on() -> None:
+    """Justice: "You may reveal this whenever an opponent tries to take the Sovereign
+    token from you." Ann is known to hold it, so blocking is her real choice: the next
+    card put down a moment after the phone offered the block says nothing of it (she may
+    still be reaching for the phone), so the block waits for the table's answer."""
+    setup = tracked_game([SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)],
+                         START, first=0)
+    setup = replace(setup, hands=(("justice",), ()),
+                    unknown=(setup.unknown[0] - 1, setup.unknown[1]))
+    follow = Follow(Game(setup, rng=random.Random(4)))
+    mars = [*START[1], "morning-star"]
+    follow.on_view(seen(START[0], mars, START[2], START[3]))
+    follow.on_view(seen(START[0], mars, START[2][:1], START[3]))  # Ann takes Luna
+    follow.on_view(seen(START[0], mars, [], [*START[3], "the-pax"]))  # Bo takes it from her
+    assert follow.game.state.pending.kind is Kind.BLOCK
+    verdict = follow.on_view(seen(START[0], [*mars, "fitchner"], [], [*START[3], "the-pax"]))
+    assert verdict.then is Then.WAIT and follow.game.state.pending.kind is Kind.BLOCK
+    assert follow.game.state.sovereign == 0  # nothing settled without her
+    follow.on_event(Block("justice"))  # Ann blocks after all: the Sovereign stays hers
+    state = follow.game.state
+    assert state.sovereign == 0 and "justice" in state.banished
+    assert state.top(M).card == "fitchner" and state.pending.kind is Kind.GAIN
+
+
 def test_a_block_window_inside_a_change_never_seen_is_offered_not_passed() -> None:
     """Bo's deploy and his taking Luna (the Sovereign from Ann) never seen on their own:
     the block window came and went between two views, so the table never had the
