@@ -14,6 +14,7 @@ from abilities_support import (
     lead,
     pick,
     play,
+    seat,
     stack,
     table,
     tokens,
@@ -25,7 +26,7 @@ from abilities_support import (
 from engine.board import Location
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
-from engine.events import Choose, Decline, GainFrom, SetLocation
+from engine.events import Choose, Decline, GainFrom, Lead, SetLocation
 from engine.game import Game
 
 
@@ -352,3 +353,56 @@ def test_a_tracked_matteo_moving_a_face_down_card_calls_it_it() -> None:
     lead(game, "matteo", J)
     play(game, pick(None, J, 0))
     assert _asked(game) == (Kind.CHOOSE, 0, "P1: move it to which location?")
+
+
+def test_the_telemanuses_move_nothing_once_the_cards_below_are_gone() -> None:
+    """The Telemanuses move every card under them: when the table shows none left while
+    the question waits, nothing moves, and never The Telemanuses themselves."""
+    game = tracked([["deanna", "lorn"], [], [], []])
+    lead(game, "the-telemanuses", J)
+    game.push(SetLocation(J, ("the-telemanuses",)))
+    play(game, at(M))
+    assert stack(game, J) == ["the-telemanuses"] and stack(game, M) == []
+
+
+def test_theodora_puts_the_bottom_card_directly_on_herself_under_a_card_laid_on_her() -> None:
+    """Theodora: move the bottom card on top of this card; a Gold is gained. Though a
+    correction laid Deanna on her while the question waited, Lorn goes directly onto
+    Theodora, and Lorn is the card gained."""
+    game = table([["theodora"], ["judge"]], [["lorn", "pelus"], [], [], []])
+    lead(game, "theodora", J)
+    game.push(SetLocation(J, ("lorn", "pelus", "theodora", "deanna")))
+    play(game, at(J))
+    assert hand(game) == ("lorn",) and stack(game, J) == ["pelus", "theodora", "deanna"]
+
+
+def _borrowed_turn(jupiter: list[str], mars: list[str], card: str) -> Game:
+    """P1 deploys Loan Shark on Jupiter and P2 borrows a turn (2 Helium) to play ``card``."""
+    game = table([["loan-shark"], [card, "judge"], ["eo"]], [jupiter, mars, [], []],
+                 tokens={1: (6, 0, 0)})
+    lead(game, "loan-shark", J)
+    play(game, seat(1), Choose("turn"))
+    return game
+
+
+def test_in_a_borrowed_turn_theodora_and_conversationalist_still_gain() -> None:
+    """Loan Shark's borrower may not gain Loan Shark; any other card is gained as printed:
+    Theodora's Gold pulled up onto her, Conversationalist's White moved under it."""
+    theodora = _borrowed_turn([], ["lorn", "pelus"], "theodora")
+    play(theodora, Lead("theodora", M), at(M))
+    assert "lorn" in hand(theodora, 1) and stack(theodora, M) == ["pelus", "theodora"]
+    talker = _borrowed_turn([], ["martyr"], "conversationalist")
+    play(talker, Lead("conversationalist", L), pick("martyr", M, 0))
+    assert "martyr" in hand(talker, 1) and stack(talker, L) == ["conversationalist"]
+
+
+def test_a_tracked_conversationalist_needs_the_unread_top_card_named() -> None:
+    """Conversationalist moves another location's top card under it and gains a White:
+    whether it is one decides the gain, so an unread card picked without a name is
+    refused; named Martyr, it moves under Conversationalist."""
+    game = tracked([[], [None], [], []])
+    lead(game, "conversationalist", J)
+    with pytest.raises(IllegalActionError, match=r"^that card does not qualify \[ability\]$"):
+        game.play(pick(None, M, 0))
+    play(game, pick("martyr", M, 0))
+    assert stack(game, J) == ["martyr", "conversationalist"]
