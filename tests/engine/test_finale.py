@@ -413,3 +413,59 @@ def test_an_unknown_deck_is_valued_over_every_card_it_may_hold() -> None:
                        banished=tuple(c for c in CARDS if c != "hacker"))
     blind = _only(everything).options[0]
     assert blind.value == scorer.total(everything, 0)
+
+
+def test_psychologist_loses_to_a_third_of_au_tomas_hand() -> None:
+    """Solo variant, Psychologist: in the "fewest cards" comparison Au Toma's hand size is
+    floor(cards ÷ 3), so 3 cards against her 6 (counted as 2) is not the fewest."""
+    automa = Seat("Au Toma", ("aja", "nero", "ceo", "eo", "judge", "sevro"),
+                  automa=AutomaInfo())
+    table = Table(seats=(Seat("A", ("psychologist", "pelus", "virga")), automa),
+                  banished=("arlus",))
+    assert labels(decision(begin(table))) == [
+        "Psychologist: no effect (another player holds fewer cards)"]
+
+
+def test_the_log_names_the_card_psychologist_drew_at_random() -> None:
+    """Psychologist: gain 1 random banished card. Once drawn, the card is known: what was
+    done (the log) names it."""
+    table = Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                  banished=("ceo", "nero"))
+    f = begin(table)
+    d = decision(f)
+    assert d is not None
+    f = resolve(f, d.options[0], random.Random(3))
+    gained = f.table.seats[0].hand[1]
+    assert f.log[-1].gain == (gained,)
+    assert f.log[-1].text() == f"Psychologist: gain a random banished card ({CARDS[gained].name})"
+
+
+def test_online_gambler_shuffles_the_other_cards_back_with_the_source_given() -> None:
+    """Online Gambler: "Shuffle and return the other cards to the top of the deck." With
+    a random source the order they go back in is left to it, not kept as revealed."""
+    deck = ("eo", "aja", "deanna", "ceo", "nero", "judge", "arlus", "pelus", "virga")
+    table = Table(seats=(Seat("A", ("online-gambler",)),), deck=deck)
+    orders = set()
+    for seed in range(12):
+        f = begin(table)
+        d = decision(f)
+        assert d is not None
+        red = next(o for o in d.options if o.color is Color.RED)
+        orders.add(resolve(f, red, random.Random(seed)).table.deck[:4])
+    assert len(orders) > 1 and all(sorted(o) == ["aja", "ceo", "judge", "nero"] for o in orders)
+
+
+def test_online_gambler_blind_counts_the_chance_of_each_card_among_seven() -> None:
+    """Online Gambler reveals 7 cards: with 14 cards unseen, each has an even chance of
+    being among them, so the named color's gains count half."""
+    scorer = SeatScorer()
+    keep = ("arlus", "dancer", "darrow", "deanna", "eo", "harmony", "uncle-narol",
+            "aja", "nero", "ceo", "judge", "pelus", "virga", "sevro")
+    table = Table(seats=(Seat("A", ("online-gambler",)),),
+                  banished=tuple(c for c in CARDS if c not in (*keep, "online-gambler")))
+    assert sorted(finale.unseen(table)) == sorted(keep)
+    red = next(o for o in _only(table).options if o.color is Color.RED)
+    now = scorer.total(table, 0)
+    gains = sum(scorer.total(finale.apply(table, red.with_revealed([c])), 0) - now
+                for c in keep if CARDS[c].color is Color.RED)
+    assert gains > 0 and red.value == now + 0.5 * gains
