@@ -12,6 +12,7 @@ import pytest
 from abilities_support import (
     J,
     M,
+    asks,
     banish_from_deck,
     hand,
     lead,
@@ -24,8 +25,9 @@ from abilities_support import (
 
 from engine.abilities.primitives import MULTIPLAYER_VARIANT, STEP_BY_STEP
 from engine.cards import CARDS, Color
+from engine.decisions import Kind
 from engine.errors import IllegalActionError
-from engine.events import Choose, Decline, SetLocation
+from engine.events import Choose, Decline, SetHandCount, SetLocation
 from engine.game import Game
 from engine.narration import change_text
 from engine.state import ChangeKind
@@ -136,3 +138,60 @@ def test_a_card_put_back_into_the_deck_is_said_so() -> None:
     said = [change_text(c, game.state) for c in game.state.changes
             if c.kind == ChangeKind.TO_DECK]
     assert said == ["Lorn went back into the deck"]
+
+
+
+def test_no_gold_can_turn_up_from_a_deck_emptied_meanwhile() -> None:
+    """Empty deck: nothing can draw from it or reveal from it. A tracked Mickey the Carver
+    asks which Gold turned up; told meanwhile that the other player holds every card the
+    deck had left, the table cannot then name a Gold: the answer is refused."""
+    game = tracked(STACKS)
+    lead(game, "mickey-the-carver", M)
+    play(game, Choose("deanna"))
+    assert game.pending is not None
+    assert game.pending.prompt == "Mickey: which Gold turned up? (decline: none)"
+    game.push(SetHandCount(1, game.state.players[1].hand.size + game.state.deck_count))
+    assert game.state.deck_count == 0
+    with pytest.raises(IllegalActionError, match=r"^the deck is empty \[empty-deck\]$"):
+        game.play(Choose("lorn"))
+    assert hand(game) == () and game.state.deck_count == 0
+
+
+def test_an_unseen_card_cannot_be_handed_over_from_a_hand_holding_none() -> None:
+    """Tactus: steal 1 card from an opponent (they choose the card). While tracking, the
+    opponent's unseen card changes hands unseen; told meanwhile that they hold no card,
+    the table must name the card: an unseen one is refused and nothing changes hands."""
+    game = tracked(STACKS)
+    lead(game, "tactus", M)
+    play(game, Choose("1"), Decline())  # P2 is asked first whether to block
+    assert game.pending is not None
+    assert game.pending.prompt == "P2: pick the card to hand over"
+    game.push(SetHandCount(1, 0))
+    before = game.state.players[0].hand
+    with pytest.raises(IllegalActionError, match=r"^name the card \[hand\]$"):
+        game.play(Choose(None))
+    assert game.state.players[0].hand == before and game.state.players[1].hand.size == 0
+
+
+def test_each_card_put_under_is_named_in_the_turn_summary() -> None:
+    """Dr. Virany on Mars: reveal the top 2 cards of the deck and place them under this
+    card in any order. The cards were revealed: the turn's summary names each one."""
+    game = table([["dr-virany"], ["judge"]], deck=["lorn", "eo"])
+    lead(game, "dr-virany", M)
+    play(game, Choose("eo"))  # Eo directly under Dr. Virany, Lorn under Eo
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.PLACE_UNDER]
+    assert said == ["Lorn put under a card on Mars", "Eo put under a card on Mars"]
+
+
+def test_step_by_step_a_dancer_without_two_reds_is_asked_only_to_decline() -> None:
+    """Dancer: 2 more Helium by revealing 2 other Reds from hand. Filmed step by step,
+    her player, holding one other Red, is asked and can only decline: 1 Helium in all."""
+    game = table([["dancer", "deanna", "judge"], ["lorn"]], variants=[STEP_BY_STEP])
+    lead(game, "dancer", M)
+    assert game.pending is not None and game.pending.player == 0
+    assert game.pending.prompt == "P1: reveal a card, or decline"
+    assert asks(game) is Kind.CHOOSE  # the player's choice, not the table's report
+    assert game.pending.options == (Decline(),)
+    play(game, Decline())
+    assert tokens(game) == (1, 0, 0)
