@@ -136,3 +136,29 @@ def test_a_strip_left_unnamed_is_matched_again_only_once_another_band_is_known()
     assert again is not None and again[:3] == under[:3]
     strips.read(frame, scanner.calibration, scanner.columns[LUNA], "mustang", "luna")
     assert len(tried) == 1  # tried against the bands known now: not again
+
+
+def test_strips_found_again_under_a_new_top_card_are_not_matched_against_every_band(
+        ) -> None:
+    """Each card lies turned its own way and the strips are cut along the top card: a
+    new top card turns every strip's region. The strips read before are found again at
+    the turn that fits, so only the card just covered is matched against the bands."""
+    scanner, strips = TableScanner(learn=False), Strips()
+    built_up(CARDS[:5], scanner, strips)
+    named: list[int] = []
+    name = strips._name
+
+    def counting(regions, rows, looks, before):  # type: ignore[no-untyped-def]
+        named.append(len(looks))
+        return name(regions, rows, looks, before)
+
+    strips._name = counting  # type: ignore[method-assign]
+    frame = filmed(CARDS[:6])
+    scanner.scan(frame)
+    assert scanner.calibration is not None
+    column = scanner.columns[LUNA]
+    assert column.quad_mm is not None
+    strips.learn(frame, scanner.calibration, column.quad_mm, CARDS[5])
+    under = strips.read(frame, scanner.calibration, column, CARDS[5], place="luna")
+    assert under == tuple(CARDS[:5])
+    assert len(named) == 1  # Mustang, covered just now
