@@ -64,8 +64,9 @@ class Strips:
         # Each place's settled stack (state, top, count) and its strips as read then: a
         # stack unchanged is not read again (the strips cost nothing on a still table).
         self._read: dict[str, tuple[tuple[object, ...], Under | None]] = {}
-        # Each place's strips as last read (region, name): a strip that still looks the
-        # same keeps its name, so a change costs a full match only for new strips.
+        # Each place's strips as last read (region at its turn, the turn, name): a strip
+        # that still looks the same keeps its name, so a change costs a full match only
+        # for new strips.
         self._last: dict[str, list[Seen]] = {}
         self._coarse: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
         self._looks: dict[str, int] = {}  # how many times each band was learnt
@@ -264,7 +265,7 @@ def _same_as(regions: Sequence[np.ndarray], last: Sequence[Seen], index: int,
         if not 0 <= j < len(last):
             continue
         old = last[j]
-        first = old.turn + (shift if shift is not None else middle - old.turn)
+        first = middle if shift is None else old.turn + shift
         order = sorted(range(len(regions)), key=lambda t: (t != first, abs(t - first)))
         for turn in order:
             if _like(regions[turn], old.region) >= SAME:
