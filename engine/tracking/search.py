@@ -56,13 +56,16 @@ class Search:
 
     def __init__(self, budget: int, evidence: tuple[TableView | Button, ...], last: TableView,
                  first: TableView, slack: int, wild: frozenset[Location] = frozenset(),
-                 shown: frozenset[str] | None = None, covered: bool = False) -> None:
+                 shown: frozenset[str] | None = None, covered: bool = False,
+                 unread_before: frozenset[Location] = frozenset()) -> None:
         self.budget = budget
         self.covered = covered  # see candidates
         self.slack = slack  # see DEPTH_SLACK
         self.wild = wild
         self.shown = shown  # if given, only cards among these are deployed (see expand)
-        self.unseen = unsure_in(evidence)  # the camera did not read them a while
+        # the camera did not read them a while: in a view of the evidence, or since
+        # before it began (see Tracker._unread_before)
+        self.unseen = unsure_in(evidence) | unread_before
         self.evidence = evidence
         self.last = last
         self.first = first

@@ -102,6 +102,10 @@ class Tracker:
     # cannot read, or read only through an earlier answer of the table (see Follow).
     blind: frozenset[Location] = frozenset()
     _fresh: frozenset[Location] = frozenset()  # told by the table in the latest view itself
+    # Unread in the last view of the evidence a settle closed: a stack there may have
+    # changed twice unseen (the die's card put down, then a card deployed on it), and the
+    # first view to read it again, in the new evidence, shows both at once.
+    _unread_before: frozenset[Location] = frozenset()
     # While waiting for the table's answer: how much evidence the events up to the wait
     # explained (what came after, a DIE pressed meanwhile, is explained after the answer).
     _explained: int | None = None
@@ -127,6 +131,9 @@ class Tracker:
 
     def settle(self, log_length: int) -> None:
         """Everything up to here is final (a roll, a phone answer, a new turn)."""
+        views = [e for e in self.evidence if not isinstance(e, Button)]
+        if views:  # with none (buttons alone), what was unread before still is
+            self._unread_before = unsure_at(views[-1])
         self.anchor = log_length
         self.played = []
         self.evidence = []
@@ -663,7 +670,7 @@ class Tracker:
                 raise _Spent
             budget = self._left
         search = Search(budget, evidence, last_view, view_of(start), slack, wild, shown,
-                        covered)
+                        covered, self._unread_before)
         level = [Node(start, (), 0, turns_taken(start)).consume(evidence, slack)]
         found: list[Node] = []
         while level and search.budget > 0:
