@@ -73,6 +73,7 @@ from engine.tracking.view import (
     top_named,
     unread_at,
     unsure_at,
+    unsure_in,
     view_of,
     without_halfway_views,
 )
@@ -367,6 +368,12 @@ class Tracker:
                 self._slack = slack
             readings, stops = found, stops or found_stops
         if readings and self._slack:
+            # A card put down where the camera could not read and covered at once (the
+            # die's card, then the next player's deploy on it) explains the counts as
+            # read: only the count tells it from a count taken as off, so the table says.
+            covered = self._covered_places(start, slack=0)
+            if covered:
+                return self._ask(start, [*covered, *readings])
             # Found with a count taken as off elsewhere (see _least_off): the same holds.
             asked = self._count_decides(states, start, view, readings)
             if asked is not None:
@@ -388,6 +395,14 @@ class Tracker:
             return self._take(start, readings[0])
         if readings:
             return self._ask(start, readings)
+        if stops and all(self._invents(seq) for seq in stops):
+            # Each way on deploys a card no view shows, where the camera could not read,
+            # and waits there: a card put down unseen and covered at once (a scouted
+            # card, then the next player's deploy on it) may explain the views with the
+            # cards they show. The table says which.
+            covered = self._covered_places(start, slack=0)
+            if covered:
+                return self._ask(start, [*covered, *stops], whole=False)
         if stops:
             # The way on passes a decision only the table can answer (a card to name,
             # a choice nobody can see) or the die: go as far as the camera shows, then
@@ -402,12 +417,16 @@ class Tracker:
             return self._ask(start, covered)
         return self._unexplained_view(states, view, nearest)
 
-    def _covered_places(self, start: GameState) -> list[tuple[Event, ...]]:
+    def _covered_places(self, start: GameState,
+                        slack: int | None = None) -> list[tuple[Event, ...]]:
         """Last, before nothing explains the views: a turned-over card a player put down
         where the camera could not read, covered at once (nobody has named it; the
         strips or the final count name it later). Tried only here: offered everywhere,
         such a card explains too much and costs the search what it needs elsewhere."""
-        found, _, _ = self.search(start, tuple(self.evidence), self._slack, covered=True)
+        if not unsure_in(self.evidence) | self._unread_before:
+            return []  # only where the camera could not read (see candidates): spare the work
+        slack = self._slack if slack is None else slack
+        found, _, _ = self.search(start, tuple(self.evidence), slack, covered=True)
         return [seq for seq in found if _places_unnamed(start, seq)]
 
     def _unexplained_view(self, states: Sequence[GameState], view: TableView,

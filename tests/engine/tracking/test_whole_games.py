@@ -174,6 +174,40 @@ def test_a_turned_over_card_put_down_unseen_and_covered_at_once_is_followed(seed
     assert UNEXPECTED not in report.question_kinds
 
 
+@pytest.mark.parametrize(("players", "seed", "at", "moment"), [
+    # The die's Reveal: Seer put on Mars while a hand hid it since before the roll,
+    # Invictus deployed on it; Mars read again four cards to six. "Place Invictus" with
+    # a count taken as off explained it too, was played, and the game went astray.
+    (3, 1, Location.MARS, 4),
+    # Scout, Morning Star put on The Institute unread, NEXT, Cassius deployed on it:
+    # Investor (known in the hand) deployed unseen was played, its choice left open
+    # for a phone that had nothing to say, and the game stood still.
+    (2, 1, Location.INSTITUTE, 61),
+])
+def test_a_card_put_down_unseen_then_covered_rivals_a_miscount_or_an_unseen_deploy(
+        players: int, seed: int, at: Location, moment: int) -> None:
+    """A turned-over card put down where the camera could not read, covered at once by
+    the next player's deploy, is weighed against every other way the views fit: the
+    table picks, and the game ends as played."""
+    script = write_script(players, seed=seed)
+    report = replay_script(script, hiding(perfect_camera, [(at, moment, 2)]))
+    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
+    assert_as_played(report)
+
+
+def test_a_location_unread_when_the_roll_settled_stays_unseen_after_it() -> None:
+    """As 3-player seed 4's film on terrazzo: Mars hidden by a hand in the view before
+    DIE, the die's Reveal, Seer put on Mars and Invictus deployed on it seen as one
+    change. The roll settles the evidence (the view with Mars unread goes), so the view
+    that reads Mars again, two cards deeper, is the first of the new evidence: that
+    Mars went unread before it still counts, and the covered card is weighed."""
+    script = write_script(3, seed=1)
+    camera = _missing(hiding(perfect_camera, [(Location.MARS, 3, 1)]), {5})
+    report = replay_script(script, camera)
+    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
+    assert_as_played(report)
+
+
 def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
     script = write_script(3, seed=1)
     k = next(_deploys(script))
