@@ -66,11 +66,8 @@ def read_column(seg: Segments, view: View, index: int) -> Column:
     pixel_mm2 = (STRIDE / view.scale) ** 2
     card = seg.card[:, band]
     lying = (ys >= 10.0) & (ys <= 20.0 + CARD_H_MM + 10.0)
-    # Pixels sure of a card, not summed doubt: a confetti table (terrazzo) leaves a haze
-    # of 0.1 over a whole empty column, more than NO_CARD_SHARE of a card when added up
-    # (0.14-0.19 in 3-player seed 4's film, against 0.04-0.08 of sure pixels).
-    if float((card > 0.5).sum()) * pixel_mm2 < NO_CARD_SHARE * CARD_AREA_MM2:
-        # the same for a hand: a printed mat's haze is not a hand
+    if float(card.sum()) * pixel_mm2 < NO_CARD_SHARE * CARD_AREA_MM2:
+        # pixels sure of a hand, not summed doubt: a printed mat's haze is not a hand
         covered = float((seg.cover[lying][:, band] > 0.5).sum()) * pixel_mm2
         if covered >= COVERED_SHARE * CARD_AREA_MM2:
             return Column(Found.OCCLUDED, reason=COVERED)

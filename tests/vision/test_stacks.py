@@ -205,18 +205,3 @@ def test_no_edges_are_looked_for_above_the_play_area() -> None:
     seg = perfect(truth, view)
     assert edge_peaks(seg, view, 205.0, -20.0) == []  # no crash, nothing found
 
-
-def test_a_haze_of_doubt_over_an_empty_place_leaves_it_empty() -> None:
-    # A confetti table (terrazzo) leaves the network a little unsure everywhere: a card
-    # probability of 0.1 over the whole empty column adds up to more than NO_CARD_SHARE
-    # of a card, but no pixel is sure of a card, so the place is empty, not "hidden".
-    truth, view = scene({"jupiter": ["aja"], "mars": ["eo", "sevro"]}, 5)
-    seg = perfect(truth, view)
-    parts = seg.parts.copy()
-    bare = parts[Part.TABLE] > 0.99
-    parts[Part.STRIP][bare] = parts[Part.TOP][bare] = 0.05
-    parts[Part.TABLE][bare] = 0.9
-    columns = read_stacks(Segments(parts, seg.edges), view)
-    assert [c.state for c in columns[2:]] == [Found.EMPTY, Found.EMPTY]
-    assert (columns[0].state, columns[0].depth) == (Found.STACK, 1)
-    assert (columns[1].state, columns[1].depth) == (Found.STACK, 2)
