@@ -391,6 +391,11 @@ class Tracker:
                                            shown=shown_in(self.evidence))
             if found or honest:
                 return self._ask(start, [*readings, *(found or honest)], whole=not found)
+        kept = self._played_on(start, readings)
+        if kept:
+            # What was played explains the new view too, carried on; the readings take
+            # it back for a shorter way. Both fit: the table says which.
+            return self._ask(start, [*kept, *readings])
         if len(readings) == 1 or _same_outcome(start, readings):
             return self._take(start, readings[0])
         if readings:
@@ -514,6 +519,18 @@ class Tracker:
                 dropped = [e for e in self.evidence if e not in steady]
                 readings = [seq for seq in readings if _shows_all(start, seq, dropped)]
         return readings, nearest, stops
+
+    def _played_on(self, start: GameState,
+                   readings: list[tuple[Event, ...]]) -> list[tuple[Event, ...]]:
+        """Where every reading takes back some of what was played since the anchor (a
+        deploy read as a Scout once the next view came): the ways that keep it and
+        explain the evidence too. Shortest first wins the search, so the deploy's own
+        ability, a choice or two longer, would else be dropped unasked."""
+        played = tuple(self.played)
+        if not readings or not played or any(seq[:len(played)] == played for seq in readings):
+            return []
+        found, _, _ = self.search(played_out(start, played), tuple(self.evidence), self._slack)
+        return [played + seq for seq in found]
 
     def _take(self, start: GameState, seq: tuple[Event, ...]) -> Verdict:
         """The one reading left: played, up to any choice in it another answer would

@@ -30,7 +30,9 @@ from engine.tracking import (
     Tracker,
     Unread,
 )
+from engine.tracking.follow import Follow
 from engine.tracking.replay import (
+    Drift,
     Perceive,
     Report,
     hiding,
@@ -205,6 +207,24 @@ def test_a_location_unread_when_the_roll_settled_stays_unseen_after_it() -> None
     camera = _missing(hiding(perfect_camera, [(Location.MARS, 3, 1)]), {5})
     report = replay_script(script, camera)
     assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
+    assert_as_played(report)
+
+
+def test_a_deploy_seen_is_not_taken_back_unasked_for_a_shorter_way() -> None:
+    """Au Toma's variant, seed 0 (as filmed): Hacker deployed to Mars and seen; its
+    ability puts The Jackal on Jupiter, seen next. A Scout that turned Hacker over and
+    Au Toma putting The Jackal down explains both views in fewer choices, and was played
+    in place of the deploy unasked: the turn ended wrong. Both now go to the table."""
+    script = write_script(seed=0, automa_level=2, automa_variant=True)
+    drift, asked = Drift(script.truth_states()), [0]
+
+    def watch(k: int, moment: Moment, view: TableView | None, follow: Follow) -> None:
+        if view is not None:
+            drift.view(follow.game.states, follow.questions > asked[0])
+            asked[0] = follow.questions
+
+    report = replay_script(script, watch=watch)
+    assert drift.wrong == [] and drift.silent is None
     assert_as_played(report)
 
 
