@@ -263,8 +263,20 @@ class Tracker:
         """The evidence ``events`` (played from ``start`` up to a roll) leave unexplained:
         what the table did after the roll (the next player's card, seen before the
         roll was played; a turn held back while a location was unread, see press) is
-        explained after it, in order, not dropped."""
-        return self.evidence[self._seen_by(start, events):]
+        explained after it, in order, not dropped. Each draw in ``events`` answered a
+        DIE press: one the views left for later (pressed before the camera saw the move
+        it follows, a hand over that stack) is spent all the same, not handed on to
+        roll again for the next player."""
+        seen = self._seen_by(start, events)
+        spent = sum(isinstance(e, DrawFromDeck) for e in events) - sum(
+            e is Button.DIE for e in self.evidence[:seen])
+        rest: list[TableView | Button] = []
+        for item in self.evidence[seen:]:
+            if item is Button.DIE and spent > 0:
+                spent -= 1
+                continue
+            rest.append(item)
+        return rest
 
     def _may_be_a_scout(self, events: Sequence[Event]) -> bool:
         """Do these events begin with a deploy that NEXT could still turn into a Scout?"""

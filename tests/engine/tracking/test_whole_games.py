@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 
 from engine.board import LOCATIONS, Location
-from engine.events import Lead, Place
+from engine.events import Choose, Lead, Place
 from engine.tracking import (
     COVERED_CARD,
     LOCATION,
@@ -225,6 +225,22 @@ def test_a_deploy_seen_is_not_taken_back_unasked_for_a_shorter_way() -> None:
 
     report = replay_script(script, watch=watch)
     assert drift.wrong == [] and drift.silent is None
+    assert_as_played(report)
+
+
+def test_a_die_press_spent_by_a_roll_is_not_handed_on_to_the_next_player() -> None:
+    """Four players, seed 7, as filmed on planks: Alia Snowsparrow takes Diplomat from
+    Luna and DIE is pressed before the camera sees Luna one card less; the next view
+    shows that and Stock Broker deployed. The roll settled the evidence, but the press
+    it spent came after the last view it explained, so it was handed on: once Stock
+    Broker's choice was answered it rolled the die again for the next player, who
+    rolled with the real press as well, and the game went astray."""
+    script = write_script(4, seed=7)
+    pick = script.truth[script.moments[98].truth_len - 1]
+    assert pick == Choose("diplomat", Location.LUNA, 3)  # the script this was written from
+    assert script.moments[99].button is Button.DIE
+    report = replay_script(script, _missing(perfect_camera, {98}))
+    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
     assert_as_played(report)
 
 
