@@ -204,4 +204,3 @@ def test_no_edges_are_looked_for_above_the_play_area() -> None:
     truth, view = scene({"luna": ["aja"]}, 5)
     seg = perfect(truth, view)
     assert edge_peaks(seg, view, 205.0, -20.0) == []  # no crash, nothing found
-
