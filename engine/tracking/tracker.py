@@ -436,10 +436,12 @@ class Tracker:
 
     def _covered_places(self, start: GameState,
                         slack: int | None = None) -> list[tuple[Event, ...]]:
-        """Last, before nothing explains the views: a turned-over card a player put down
-        where the camera could not read, covered at once (nobody has named it; the
-        strips or the final count name it later). Tried only here: offered everywhere,
-        such a card explains too much and costs the search what it needs elsewhere."""
+        """A turned-over card a player put down where the camera could not read, covered
+        at once (nobody has named it; the strips or the final count name it later).
+        Tried last, before nothing explains the views, and as a rival where the only
+        other ways take a count as off or deploy a card no view shows (with ``slack``
+        0): offered everywhere, such a card explains too much and costs the search what
+        it needs elsewhere."""
         if not unsure_in(self.evidence) | self._unread_before:
             return []  # only where the camera could not read (see candidates): spare the work
         slack = self._slack if slack is None else slack
