@@ -53,6 +53,8 @@ from engine.events import (
     DrawFromDeck,
     Event,
     Identify,
+    Lead,
+    Place,
     Resolve,
     RevealHand,
     SeatSpec,
@@ -383,11 +385,15 @@ class Oracle:
         """The reading that leads where the truth went (else "the camera is wrong").
 
         Where the table looks the same either way (which covered card was taken), what
-        people know decides: the hands, the banished pile, the tokens.
+        people know decides: the hands, the banished pile, the tokens, and which card
+        each of them put down (deployed from a hand, or turned up from the deck and
+        placed): two readings that swap those lead to the same table.
         """
         near = [self.states[i] for i in range(min(self.cursor, len(self.states) - 1),
                                               max(0, self.cursor - 30), -1)]
-        fallback, roughly = None, None
+        put_down = {event for event in self.script.truth[max(0, self.cursor - 30):self.cursor]
+                    if isinstance(event, (Lead, Place))}
+        fallback, roughly, known = None, None, None
         for index, reading in enumerate(question.readings):
             if not reading.from_anchor:
                 fallback = fallback if fallback is not None else index
@@ -401,9 +407,14 @@ class Oracle:
             mine = layout_of(state)
             alike = [real for real in near if same_layout(mine, layout_of(real))]
             if any(same_knowledge(state, real) for real in alike):
-                return index
+                if all(event in put_down for event in reading.events
+                       if isinstance(event, (Lead, Place))):
+                    return index
+                known = known if known is not None else index
             if alike and roughly is None:
                 roughly = index
+        if known is not None:
+            return known
         if roughly is not None:
             return roughly
         return fallback if fallback is not None else 0

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from engine.events import DrawFromDeck, Place
+from engine.board import Location
+from engine.events import DrawFromDeck, Lead, Place
 from engine.game import Game
 from engine.state import Phase
-from engine.tracking import Button
-from engine.tracking.script import Oracle, layout_of, write_script
+from engine.tracking import Button, TableView
+from engine.tracking.follow import Follow
+from engine.tracking.replay import Drift, hiding, perfect_camera, replay_script
+from engine.tracking.script import Moment, Oracle, layout_of, write_script
 
 
 def test_every_layout_is_the_table_after_its_event_in_order() -> None:
@@ -41,3 +44,27 @@ def test_the_oracle_leaves_what_the_camera_sees_to_the_camera() -> None:
     oracle = Oracle(script)
     oracle.advance(len(script.truth))
     assert game.state.pending is not None and oracle.decide(game) is None  # a Lead or Scout
+
+
+def test_the_oracle_tells_which_card_was_deployed_where_two_readings_swap_them() -> None:
+    """Three players, seed 9 (as filmed on terrazzo): Luna unread while Psychologist is
+    turned up and put on The Institute and Quietus deployed to Luna. "Quietus turned up,
+    Psychologist deployed" leaves the same table, tokens and hand sizes, so the tracker
+    asks; people know which card came from a hand, and the oracle must answer so. It
+    took the first reading and turn 61 ended wrong."""
+    script = write_script(3, seed=9)
+    placed = script.truth.index(Place(Location.INSTITUTE, "psychologist"))
+    assert script.truth[placed + 1] == Lead("quietus", Location.LUNA)
+    moment = next(k for k, m in enumerate(script.moments) if m.truth_len == placed)
+    drift, asked = Drift(script.truth_states()), [0]
+
+    def watch(k: int, moment: Moment, view: TableView | None, follow: Follow) -> None:
+        if view is not None:
+            drift.view(follow.game.states, follow.questions > asked[0])
+            asked[0] = follow.questions
+
+    report = replay_script(script, hiding(perfect_camera, [(Location.LUNA, moment, 2)]),
+                           watch=watch)
+    assert asked[0] >= 1  # the swap went to the table
+    assert drift.wrong == []
+    assert report.problems == []
