@@ -378,6 +378,30 @@ def test_a_deep_stack_counted_short_is_followed_by_the_cards_put_on_it(seed: int
     assert UNEXPECTED not in report.question_kinds
 
 
+def test_a_deep_stack_counted_one_short_rivals_a_card_picked_from_under_its_top() -> None:
+    """Five players, seed 9 (as filmed on terrazzo): The Institute holds 18 cards and is
+    read as 17 while Trigg pulls Ugly Dan from Mars and gains it. "Trigg pulled a card
+    from under The Institute's top, and Mars's top was gained" fits that count exactly;
+    it was the only reading offered, the table had to pick a wrong one and the game was
+    lost. A deep stack read one short is how the camera reads such stacks: the truth
+    stands beside it."""
+    script = write_script(5, seed=9)
+    trigg = Lead("trigg", Location.LUNA)
+    lead = max(i for i, event in enumerate(script.truth) if event == trigg)
+
+    def camera(moment: Moment) -> TableView | None:
+        view = perfect_camera(moment)
+        if view is None or not lead <= moment.truth_len <= lead + 4:
+            return view
+        institute = view[3]
+        assert isinstance(institute, Seen) and institute.depth == 18  # as filmed
+        return (*view[:3], replace(institute, depth=17))
+
+    report = replay_script(script, camera)
+    assert_as_played(report)
+    assert sum(_new_questions(replay_script(script), report).values()) <= 1
+
+
 def test_a_count_read_one_too_deep_never_drops_the_view_that_saw_the_card_put_down() -> None:
     """Seed 0, as the camera read it on a gingham cloth: Luna one card too deep (its top,
     Mess Hall Cook, named right) as the player gains from Mars, the view before having
