@@ -72,6 +72,42 @@ def test_the_table_answering_what_lies_at_a_location_settles_events_as_asked() -
     assert follow.count("asked") == 2
 
 
+def test_events_played_on_the_game_by_others_are_the_tables_and_their_rolls_chance() -> None:
+    # "Account for events played on the game by others (the service's page, buttons)"
+    follow = table()
+    follow.game.play(Lead("morning-star", M))
+    follow.game.play(DrawFromDeck())  # the companion's die answers the roll
+    assert isinstance(follow.game.log[-1], Roll)
+    follow.catch_up()
+    assert follow.sources == [Source.SETUP, Source.TABLE, Source.TABLE, Source.CHANCE]
+    follow.game.undo()
+    follow.game.undo()  # "...or taken back by them"
+    follow.catch_up()
+    assert follow.sources == [Source.SETUP, Source.TABLE]
+
+
+def test_every_event_an_answer_brings_has_a_source_the_roll_and_what_follows_it_too() -> None:
+    # Which covered card left Mars is asked; DIE is pressed and Bo deploys to Luna before
+    # the answer. The answer's reading ends with the roll; the latest view is then
+    # explained again (Bo's deploy).
+    follow = table()
+    follow.on_view(seen(START[0], [*START[1], "stained"], START[2], START[3]))
+    follow.on_view(seen(START[0], ["nero", "stained"], START[2], START[3]))
+    follow.on_button(Button.DIE)
+    follow.on_view(seen(START[0], ["nero", "stained"], [*START[2], "quietus"], START[3]))
+    question = follow.tracker.question
+    assert question is not None and question.kind == COVERED_CARD
+    eo = next(i for i, r in enumerate(question.readings) if Choose("eo", M, 0) in r.events)
+    follow.on_answer(eo)
+    log, sources = follow.game.log, follow.sources
+    assert log[-1] == Lead("quietus", L)  # explained after the roll
+    assert sum(follow.count(s) for s in Source) == len(log)  # each event's source is known
+    assert [s for e, s in zip(log, sources, strict=True)
+            if e in (Choose("eo", M, 0), DrawFromDeck())] == [Source.ASKED, Source.ASKED]
+    assert [s for e, s in zip(log, sources, strict=True) if isinstance(e, Roll)] == [
+        Source.CHANCE]
+
+
 # --- questions: "a question still open and refined by more views is one" ---------------
 
 
@@ -115,6 +151,33 @@ def test_an_answer_before_any_view_is_set_against_the_games_own_stacks() -> None
     verdict = follow.on_tell(L, location_answer(game.state, L, "quietus"))
     assert verdict.play == (Lead("quietus", L),)
     assert game.state.top(L) == Slot("quietus")
+
+
+def test_a_location_question_raised_again_after_a_move_elsewhere_is_still_one() -> None:
+    # Explaining Ann's deploy at Mars clears the open question; Luna, still unread with
+    # cards on it, is asked about again: the same question, counted once.
+    follow = table()
+    follow.on_view(unread(seen(*START), L, overdue=True))
+    follow.on_view(unread(seen(START[0], [*START[1], "morning-star"], *START[2:]), L,
+                          overdue=True))
+    assert follow.game.log[-1] == Lead("morning-star", M)
+    question = follow.tracker.question
+    assert question is not None and question.kind == LOCATION and question.location is L
+    assert follow.questions == 1 and follow.kinds == [LOCATION]
+
+
+def test_once_the_camera_reads_a_location_again_its_answer_stands_in_no_longer() -> None:
+    # Unread again later, with cards on it, Luna is asked about afresh (not "now?").
+    follow = table()
+    follow.on_view(unread(seen(*START), L, overdue=True))
+    follow.on_tell(L, location_answer(follow.game.state, L, "darrow"))
+    follow.on_view(seen(*START))  # the camera reads Luna again
+    follow.on_view(unread(seen(START[0], [*START[1], "morning-star"], *START[2:]), L,
+                          overdue=True))
+    question = follow.tracker.question
+    assert question is not None and question.kind == LOCATION and question.location is L
+    assert question.prompt == "What is on top of Luna?"
+    assert follow.questions == 2 and follow.kinds == [LOCATION, LOCATION]
 
 
 def test_when_the_table_is_still_a_location_answered_before_is_asked_about_again() -> None:
@@ -174,3 +237,20 @@ def test_a_game_followed_from_the_start_counts_its_setup() -> None:
     assert follow.sources == [Source.SETUP] * len(follow.game.log)
     assert follow.count("setup") == len(follow.game.log) and follow.count("camera") == 0
 
+
+
+# Mutants of engine/tracking/follow.py no test kills, named with why (issue 33 item 4):
+# * on_view 6, 9, 10 and _read_again 3, 6, 7 (``zip(LOCATIONS, view, strict=True)`` made
+#   not strict): on_view runs both zips over the same view, one straight after the other.
+#   A view of the wrong length makes the other zip raise the same ValueError, after
+#   the same pairs were gone through (a strict zip raises only once one side runs out).
+# * _read_again 10 and _maybe_ask 14 (``asking = ""`` for ``asking = None``): ``asking``
+#   is only ever compared by identity with a Location, which "" matches no more than
+#   None does, and nothing outside follow.py reads it.
+# * _play 13, 15, 16 (the die's state also kept before an event that rolled nothing):
+#   _undo_own takes events back last first, so by the time it reaches such an event,
+#   every roll after it is wound back already and the die stands where that state was
+#   kept: setting it again changes nothing. (It would differ only where a state kept
+#   before a roll stays behind after others took that roll back, since catch_up trims
+#   ``sources`` but not ``_dice``; no sequence of views found here lets the tracker take
+#   back its own event at that index before it plays one again there.)
