@@ -285,12 +285,13 @@ class Tracker:
                 and not any(isinstance(e, GainFrom | DrawFromDeck | Scout) for e in events))
 
     def _resync(self, game: Game) -> None:
-        """Events the tracker did not play (phone, buttons) settle the past.
+        """Events the tracker did not play (phone, buttons) settle the past; so does an
+        undo that took back events from before the settled point (the table's UNDO).
 
         The latest view stays: it is still what the table looks like, and the new
         position may now explain it.
         """
-        if _answered(game, self.anchor) != len(self.played):
+        if self.anchor > len(game.log) or _answered(game, self.anchor) != len(self.played):
             views: list[TableView | Button] = [e for e in self.evidence
                                                if not isinstance(e, Button)]
             after = [] if self._explained is None else self.evidence[self._explained:]

@@ -549,3 +549,18 @@ def test_a_face_down_stack_read_a_card_deep_after_it_was_unread_invents_no_move(
     played = [e for e in follow.game.log[-2:]]
     assert played == [Lead("morning-star", M), GainFrom(J)] and verdict.question is None
     assert follow.questions == 0 and len(follow.game.state.stack_at(L)) == 3
+
+
+def test_an_undo_at_the_table_past_the_settled_point_explains_the_view_again() -> None:
+    # The table takes back Ann's gain (settled: her turn ended) with UNDO on the page.
+    # The next view crashed the tracker (its settled point lay past the log's end); now
+    # the table as it lies is explained again from where the undo left the game.
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    after = seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3])
+    follow.on_view(after)
+    assert follow.game.log[-1] == GainFrom(J)
+    follow.game.undo()
+    verdict = follow.on_view(after)
+    assert verdict.play == (GainFrom(J),)
+    assert follow.game.state.current == 1
