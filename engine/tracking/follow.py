@@ -173,7 +173,9 @@ class Follow:
             self.questions += 1  # a question still open and refined by more views is one
             self.kinds.append(verdict.question.kind)
         if verdict.then is Then.AGAIN:
-            return self._apply(self.tracker.recheck(self.game), source)
+            # After the roll, what the views show is the camera's to explain, whoever
+            # brought the roll (an answer's reading that ends at the die, say).
+            return self._apply(self.tracker.recheck(self.game), Source.CAMERA)
         self._maybe_ask()
         return verdict
 

@@ -100,7 +100,8 @@ def test_every_event_an_answer_brings_has_a_source_the_roll_and_what_follows_it_
     eo = next(i for i, r in enumerate(question.readings) if Choose("eo", M, 0) in r.events)
     follow.on_answer(eo)
     log, sources = follow.game.log, follow.sources
-    assert log[-1] == Lead("quietus", L)  # explained after the roll
+    assert log[-1] == Lead("quietus", L)  # explained after the roll, by the camera
+    assert sources[-1] is Source.CAMERA
     assert sum(follow.count(s) for s in Source) == len(log)  # each event's source is known
     assert [s for e, s in zip(log, sources, strict=True)
             if e in (Choose("eo", M, 0), DrawFromDeck())] == [Source.ASKED, Source.ASKED]
