@@ -337,7 +337,11 @@ class Tracker:
             return self._explain_within(states, view)
         except _Spent:
             self._left = 0
-            if not self._offer:  # as when nothing explains the views
+            blind = unsure_at(view) - self._fresh
+            if not self._offer or blind:
+                # As when nothing explains the views: where the camera cannot read, the
+                # table is asked what lies there (a move there may be what the search
+                # could not reach), not offered the readings found so far.
                 return self._unexplained_view(states, view, self._near)
             self.blind = frozenset()  # the readings found so far, for the table to pick
             self.question = self._unexplained(states[-1], states[self.anchor], view,

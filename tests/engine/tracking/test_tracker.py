@@ -564,3 +564,18 @@ def test_an_undo_at_the_table_past_the_settled_point_explains_the_view_again() -
     verdict = follow.on_view(after)
     assert verdict.play == (GainFrom(J),)
     assert follow.game.state.current == 1
+
+
+def test_a_view_whose_work_runs_out_with_a_location_unread_waits_to_ask_there() -> None:
+    # Two deploys and a gain seen at once with Luna unread: a tracker allowed only 30
+    # engine applications runs out having found part-way readings. Offered as "a change
+    # nobody expected", they were guesses (as filmed on terrazzo, where empty places
+    # read unread, they sent 5-player seed 4 astray); a move where the camera cannot read
+    # may be what the search could not reach, so the table is asked there instead.
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    follow = Follow(Game(tracked_game(seats, START, first=0), rng=random.Random(4)),
+                    tracker=Tracker(work=30))
+    view = seen(START[0][:1], START[1] + ["morning-star", "quietus"], START[2], START[3])
+    verdict = follow.on_view(unread(view, L))
+    assert verdict.question is None and verdict.play == ()
+    assert follow.tracker.blind == {L}
