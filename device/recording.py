@@ -511,4 +511,7 @@ def answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,
         if event is None:
             return
         outcome.table_answers += 1
+        refused = len(outcome.refused)
         _call(svc, Play(event, source="replay"), outcome)
+        if len(outcome.refused) > refused:
+            return  # the same answer would be refused again: the game has gone astray

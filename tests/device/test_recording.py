@@ -279,3 +279,28 @@ def test_a_filmed_solo_game_replays_to_its_truth(tmp_path: Path) -> None:
         return {p.name: p.total for p in score(final_table(final), notes=False).players}  # type: ignore[arg-type]
 
     assert totals(state) == totals(truth)
+
+
+def test_the_tables_answer_refused_is_not_given_again_and_again() -> None:
+    # A replayed game gone astray: the people's answer (the truth's) no longer fits it.
+    # It was played again up to 200 times for every frame, every time refused.
+    from device.recording import Outcome, answer_for_table
+    from device.service import Service
+
+    game = Game(rng=random.Random(1))
+    game.play(new_game(["Ann", "Bo"], random.Random(1)))
+    svc = Service(game, rng=random.Random(1))
+    held = game.state.players[0].hand.known
+    not_held = next(card for card in ("lorn", "sevro", "eo") if card not in held)
+
+    class Astray:  # people answering from a truth the tracked game no longer matches
+        def decide(self, game: Game, asked: bool = False) -> Event:
+            return Lead(not_held, Location.MARS)
+
+    class Untracked:
+        tracker = None
+
+    outcome = Outcome(svc)
+    answer_for_table(Astray(), svc, Untracked(), outcome)  # type: ignore[arg-type]
+    assert outcome.table_answers == 1 and len(outcome.refused) == 1
+    assert len(game.log) == 1
