@@ -4,17 +4,23 @@ views of a change lie on the way from its start to its end."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine.board import Location
+from engine.board import House, Location
 from engine.errors import IllegalActionError
-from engine.events import Pile, SetLocation
+from engine.events import Pile, SeatSpec, SetLocation
+from engine.game import Game
+from engine.setup import tracked_game
 from engine.state import GameState, Slot
 from engine.tracking import (
     BACK,
     MAX_TOLD_DEPTH,
+    UNEXPECTED,
     UNREAD,
     Button,
+    Follow,
     Seen,
     TableView,
     Unread,
@@ -117,6 +123,17 @@ def test_slack_needs_a_card_named_on_the_engines_own_named_top() -> None:
     for seen in (Seen(3, "eo"), Seen(3)):
         assert mismatch(state, view(seen, EMPTY, EMPTY, EMPTY), 1) == 1
         assert mismatch(state, view(Seen(2, seen.top), EMPTY, EMPTY, EMPTY), 1) == 0
+
+
+def test_the_tracker_takes_a_count_two_off_under_the_engines_top_as_no_change() -> None:
+    # Jupiter holds lorn under sevro; the camera names sevro on top (see DEPTH_SLACK).
+    start = [["lorn", "sevro"], ["eo", "nero"], ["aja", "darrow"], ["trigg", "mustang"]]
+    seats = [SeatSpec("Ann", House.MARS), SeatSpec("Bo", House.DIANA)]
+    for depth, asked in ((4, None), (5, UNEXPECTED)):
+        follow = Follow(Game(tracked_game(seats, start, first=0), rng=random.Random(4)))
+        verdict = follow.on_view(with_seen(view_of(follow.game.state), J, Seen(depth, "sevro")))
+        assert verdict.play == ()
+        assert (verdict.question and verdict.question.kind) == asked, depth
 
 
 def test_a_deep_stack_may_read_short_by_one_more_card_every_two_past_fourteen() -> None:
