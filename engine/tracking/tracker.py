@@ -408,12 +408,6 @@ class Tracker:
                                            shown=shown_in(self.evidence))
             if found or honest:
                 return self._ask(start, [*readings, *(found or honest)], whole=not found)
-        at_die = self._die_rivals(start, readings, stops)
-        if at_die:
-            # DIE was pressed while a location went unread: a way that has a player draw
-            # there and waits for the roll rivals one that explains every view with a
-            # later draw (a deploy moved before the press, a card put down after it).
-            return self._ask(start, [*readings, *at_die], whole=False)
         kept = self._played_on(start, readings)
         if kept:
             # What was played explains the new view too, carried on; the readings take
@@ -571,22 +565,6 @@ class Tracker:
             self._explained = self._seen_by(start, seq)
         # After a roll, what the camera saw since is explained again.
         return replace(self._verdict_for(start, seq), then=Then.AGAIN if rolls else Then.WAIT)
-
-    def _die_rivals(self, start: GameState, readings: list[tuple[Event, ...]],
-                    stops: list[tuple[Event, ...]]) -> list[tuple[Event, ...]]:
-        """The stops that wait for the roll, where ``readings`` explain every view and
-        some location went unread with DIE pressed: the order of the moves there is
-        not seen, so whose draw the press was only the table knows. Only once the last
-        view reads every location (the next may yet settle it)."""
-        views = [e for e in self.evidence if not isinstance(e, Button)]
-        if not readings or Button.DIE not in self.evidence or not views or unread_at(
-                views[-1]) or not unsure_in(self.evidence) | self._unread_before:
-            return []
-        # The press is a draw: a stop that draws and waits for the roll. (One that
-        # carries a reading on to the draw tells the same story.)
-        return [seq for seq in stops if DrawFromDeck() in seq
-                and awaits_die(played_out(start, seq))
-                and not any(seq[:len(r)] == r for r in readings)]
 
     def _rivalled(self, start: GameState, readings: list[tuple[Event, ...]]) -> bool:
         """Would a move where the camera cannot read explain the evidence as well?"""

@@ -244,25 +244,6 @@ def test_a_die_press_spent_by_a_roll_is_not_handed_on_to_the_next_player() -> No
     assert_as_played(report)
 
 
-def test_a_draw_before_a_deploy_seen_after_the_press_rivals_a_draw_after_it() -> None:
-    """Five players, seed 4 (as filmed on terrazzo, where an empty place reads unread):
-    Jupiter emptied by a gain and unread until Lawyer is deployed there; Justice goes to
-    Mars and DIE is pressed between. "Lawyer turned up by a Scout, then Justice deployed
-    and the deck taken" explains every view with the press last; Justice's player taking
-    the deck and Lawyer deployed after the roll waits for the die, so it was never
-    offered, and the game was lost. Now the table says which."""
-    script = write_script(5, seed=4)
-    lawyer = script.truth.index(Lead("lawyer", Location.JUPITER))
-    gain = lawyer - 4  # Jupiter's last card taken; then Justice, the deck, the roll
-    first = next(k for k, m in enumerate(script.moments) if m.truth_len == gain + 1)
-    last = next(k for k, m in enumerate(script.moments) if m.truth_len == lawyer + 1)
-    assert script.moments[last - 1].button is Button.DIE  # the script this was written from
-    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, first,
-                                                            last - first)]))
-    assert_as_played(report)
-    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
-
-
 def test_a_card_knocked_askew_is_asked_about_and_the_truth_restored() -> None:
     script = write_script(3, seed=1)
     k = next(_deploys(script))
