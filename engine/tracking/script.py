@@ -389,9 +389,9 @@ class Oracle:
         each of them put down (deployed from a hand, or turned up from the deck and
         placed): two readings that swap those lead to the same table.
         """
-        near = [self.states[i] for i in range(min(self.cursor, len(self.states) - 1),
-                                              max(0, self.cursor - 30), -1)]
-        put_down = {event for event in self.script.truth[max(0, self.cursor - 30):self.cursor]
+        since = max(0, self.cursor - RECENT)
+        near = [self.states[i] for i in range(min(self.cursor, len(self.states) - 1), since, -1)]
+        put_down = {event for event in self.script.truth[since:self.cursor]
                     if isinstance(event, (Lead, Place))}
         fallback, roughly, known = None, None, None
         for index, reading in enumerate(question.readings):
@@ -421,6 +421,7 @@ class Oracle:
 
 
 WINDOW = 80  # truth events the oracle looks back over
+RECENT = 30  # truth events back that an answer to a question may be about
 
 
 def _turns(state: GameState) -> int:
