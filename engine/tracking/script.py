@@ -407,8 +407,10 @@ class Oracle:
             mine = layout_of(state)
             alike = [real for real in near if same_layout(mine, layout_of(real))]
             if any(same_knowledge(state, real) for real in alike):
-                if all(event in put_down for event in reading.events
-                       if isinstance(event, (Lead, Place))):
+                # A reading that puts nothing down proves nothing by it (it may only
+                # lead back to an earlier table).
+                puts = [event for event in reading.events if isinstance(event, (Lead, Place))]
+                if puts and all(event in put_down for event in puts):
                     return index
                 known = known if known is not None else index
             if alike and roughly is None:

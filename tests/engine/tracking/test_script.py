@@ -68,3 +68,13 @@ def test_the_oracle_tells_which_card_was_deployed_where_two_readings_swap_them()
     assert asked[0] >= 1  # the swap went to the table
     assert drift.wrong == []
     assert report.problems == []
+
+
+def test_a_reading_that_puts_no_card_down_is_not_the_oracles_pick_for_that_reason() -> None:
+    """Six players, seed 15, Mars unread for five changes: among the readings of an
+    order question, the empty one leads back to an earlier table, which the oracle
+    knows. Putting nothing down, it has no deploy or placed card that could be wrong,
+    and the oracle took it over the reading nearest the truth; the game stalled."""
+    script = write_script(6, seed=15)
+    report = replay_script(script, hiding(perfect_camera, [(Location.MARS, 140, 5)]))
+    assert report.problems == []
