@@ -49,6 +49,7 @@ from engine.game import Game
 from engine.tracking import LOCATION, Seen
 from engine.tracking.replay import horizons
 from engine.tracking.script import Oracle, Script, script_from_json, script_to_json
+from vision.still import Picture
 
 FORMAT = 2  # 2: game.json gained events, rng, vision and model; the timeline, notes
 READS = (1, 2)
@@ -383,7 +384,7 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
     for item in folder.items:
         if "frame" in item:
             outcome.frames += 1
-            pipeline(pictures.read(str(item["frame"])), float(item["t"]))
+            pipeline(pictures.get(str(item["frame"])), float(item["t"]))
         elif "table" in item:
             if table is not None:
                 table.advance(int(item["table"]))
@@ -440,20 +441,20 @@ def _teach(scanner: Any, crop: np.ndarray) -> None:
 
 
 class _Pictures:
-    """Frame files, read once while the timeline names the same one again."""
+    """Frame files, each one :class:`Picture` while the timeline names it again (a still
+    table's frame is decoded in full only if a look at it is needed)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._name = ""
-        self._image: np.ndarray | None = None
+        self._last: Picture | None = None
 
-    def read(self, name: str) -> np.ndarray:
-        if name != self._name or self._image is None:
-            image = cv2.imread(str(self.folder / name))
-            if image is None:
-                raise RecordingError(f"{self.folder / name}: not an image")
-            self._name, self._image = name, image
-        return self._image
+    def get(self, name: str) -> Picture:
+        path = self.folder / name
+        if self._last is None or self._last.path != path:
+            if not path.is_file():
+                raise RecordingError(f"{path}: no such frame file")
+            self._last = Picture(path)
+        return self._last
 
 
 def _command(item: dict[str, Any], svc: Service, outcome: Outcome) -> None:

@@ -39,7 +39,7 @@ from vision.locate import (
 from vision.outlines import farther_outlines, outline_depth
 from vision.segmenter import Segmenter, default_segmenter_path
 from vision.stacks import read_column, read_stacks, unlit
-from vision.still import StillTable
+from vision.still import Picture, StillTable, pixels_of
 from vision.table import Reference
 from vision.watch import MarkerWatch
 
@@ -247,13 +247,14 @@ class TableScanner:
             return False
         return not self._watch.agrees(frame)
 
-    def scan(self, frame: np.ndarray) -> TableReading:
-        """Readings for the four locations in ``frame`` (BGR): the last ones while the
-        table has not moved since (:mod:`vision.still`)."""
+    def scan(self, frame: np.ndarray | Picture) -> TableReading:
+        """Readings for the four locations in ``frame`` (BGR, or a picture decoded only
+        if a look is needed): the last ones while the table has not moved since
+        (:mod:`vision.still`)."""
         kept: TableReading | None = self.still.known(frame, self._setup())
         if kept is not None:
             return kept
-        reading = self._read(frame)
+        reading = self._read(pixels_of(frame))
         if reading.calibrated:
             self.still.read(reading, _content(reading), self._setup())
         else:

@@ -14,6 +14,8 @@ device this is most of the scanner's work saved; what the tracker sees is unchan
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -31,6 +33,46 @@ def signature(frame: np.ndarray) -> np.ndarray:
     h, w = grey.shape[:2]
     size = (max(1, w // CELL_PX), max(1, h // CELL_PX))
     return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+class Picture:
+    """A frame stored as a JPEG file, decoded only as far as each use needs: the still
+    table's check reads the coarse grid from JPEG's own 1/8 scale (the mean of each 8x8
+    block, a quarter of a full decode's work), a look at the table every pixel. Replaying
+    a filmed game, most frames show a still table and are never decoded in full."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    @cached_property
+    def pixels(self) -> np.ndarray:
+        """The whole frame, BGR."""
+        return _decoded(self.path, cv2.IMREAD_COLOR)
+
+    @cached_property
+    def signature(self) -> np.ndarray:
+        """The grid of :func:`signature`, from the eighth-scale decode."""
+        grey = _decoded(self.path, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        per_cell = max(1, CELL_PX // 8)  # eighth-scale pixels a cell spans
+        h, w = grey.shape[:2]
+        size = (max(1, w // per_cell), max(1, h // per_cell))
+        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _decoded(path: Path, flags: int) -> np.ndarray:
+    image = cv2.imread(str(path), flags)
+    if image is None:
+        raise ValueError(f"{path}: not an image")
+    return image
+
+
+def pixels_of(frame: np.ndarray | Picture) -> np.ndarray:
+    """The frame's pixels: an array as it is, a :class:`Picture` decoded in full."""
+    return frame.pixels if isinstance(frame, Picture) else frame
+
+
+def signature_of(frame: np.ndarray | Picture) -> np.ndarray:
+    return frame.signature if isinstance(frame, Picture) else signature(frame)
 
 
 def alike(a: np.ndarray, b: np.ndarray, level: float = STILL_LEVEL) -> bool:
@@ -57,9 +99,9 @@ class StillTable:
         self._last: np.ndarray | None = None  # the signature of the frame given last
         self.saved = 0  # frames answered without a look, all told
 
-    def known(self, frame: np.ndarray, setup: tuple[Any, ...]) -> Any:
+    def known(self, frame: np.ndarray | Picture, setup: tuple[Any, ...]) -> Any:
         """The kept reading if ``frame`` shows the table as it was; None: read the frame."""
-        sig = self._last = signature(frame)
+        sig = self._last = signature_of(frame)
         if not self._same(sig, setup):
             self._anchor, self._run, self._kept = None, None, None
             return None

@@ -23,6 +23,7 @@ from device.perception import ASK_AFTER_S, UNREAD_AFTER_S, view_from_stable
 from engine.board import Location
 from vision.locate import hides_stack_foot
 from vision.stacks import GLARE
+from vision.still import Picture, pixels_of
 from vision.strips import Strips, Under
 
 log = logging.getLogger("companion.capture")
@@ -230,7 +231,7 @@ class VisionPipeline:
         self.unread_after, self.ask_after = unread_after, ask_after
         self.reading: Any = None
         self.view: Any = None  # the last stable view handed on
-        self.frame: np.ndarray | None = None
+        self._frame: np.ndarray | Picture | None = None
         self.scans = 0
         self.moves = 0  # camera moves the scanner found (its markers seen elsewhere)
         self._tasks: queue.SimpleQueue[Task] = queue.SimpleQueue()
@@ -240,8 +241,14 @@ class VisionPipeline:
         """Run ``task(scanner, frame)`` on the capture thread before the next scan."""
         self._tasks.put(task)
 
-    def __call__(self, frame: np.ndarray, t: float) -> None:
-        self.frame = frame
+    @property
+    def frame(self) -> np.ndarray | None:
+        """The last frame given (for the page, and for work done between scans)."""
+        return None if self._frame is None else pixels_of(self._frame)
+
+    def __call__(self, frame: np.ndarray | Picture, t: float) -> None:
+        """``frame``: BGR pixels, or a picture file decoded only as far as it is used."""
+        self._frame = frame
         scanner = self._scanner or self._load()
         if scanner is None:
             return
@@ -268,7 +275,8 @@ class VisionPipeline:
         view = view_from_stable(self.stabilizer.state, self.unread_after, self.ask_after)
         if changes or (view is not None and view != self.view):
             self.view = view or self.view
-            strips = self.strips.table(frame, scanner, self.reading, self.stabilizer.state)
+            strips = self.strips.table(pixels_of(frame), scanner, self.reading,
+                                       self.stabilizer.state)
             self.submit(tuple(changes), self.stabilizer.state, strips)
 
     def _check_moved(self, scanner: Any) -> None:
@@ -281,14 +289,14 @@ class VisionPipeline:
                         moves)
             self.on_notice(CAMERA_MOVED, moved_message())
 
-    def _run_tasks(self, scanner: Any, frame: np.ndarray) -> None:
+    def _run_tasks(self, scanner: Any, frame: np.ndarray | Picture) -> None:
         while True:
             try:
                 task = self._tasks.get_nowait()
             except queue.Empty:
                 return
             try:
-                task(scanner, frame)
+                task(scanner, pixels_of(frame))  # decoded only if there is work
             except Exception as exc:  # a failed lesson must not stop the camera
                 log.exception("vision task failed")
                 self.on_error(f"vision: {exc}")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.scanner import TableScanner
-from vision.still import STILL_LEVEL, StillTable, signature
+from vision.still import STILL_LEVEL, Picture, StillTable, signature
 from vision.synth import effects
 from vision.synth.scene import SceneOptions, render
 
@@ -95,3 +97,28 @@ def test_the_scanner_reads_a_still_table_once_and_a_change_at_once(classifier) -
     moved, _ = render({**layout, "jupiter": ["judge"]}, random.Random(5),
                       SceneOptions(capture=False))
     assert scanner.scan(moved)["jupiter"].top == "judge"
+
+
+def saved(frame: np.ndarray, path: Path) -> Picture:
+    assert cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return Picture(path)
+
+
+def test_a_pictures_grid_from_its_eighth_scale_is_the_full_decodes(
+        table: np.ndarray, tmp_path: Path) -> None:
+    picture = saved(noisy(table, 1), tmp_path / "a.jpg")
+    full = signature(cv2.imread(str(picture.path)))
+    assert picture.signature.shape == full.shape
+    assert float(np.abs(picture.signature - full).max()) <= STILL_LEVEL / 2
+
+
+def test_a_still_tables_pictures_are_decoded_in_full_only_for_a_look(
+        classifier, tmp_path: Path) -> None:
+    scanner = TableScanner(classifier=classifier)
+    frame, _ = render({"mars": ["aja"], "luna": ["eo", "sevro"]}, random.Random(5),
+                      SceneOptions(capture=False))
+    pictures = [saved(noisy(frame, s), tmp_path / f"{s}.jpg") for s in range(8)]
+    readings = [scanner.scan(picture) for picture in pictures]
+    assert scanner.still.saved == 5
+    assert ["pixels" in vars(p) for p in pictures] == [True] * 3 + [False] * 5
+    assert readings[-1]["luna"].top == "sevro"
