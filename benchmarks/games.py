@@ -255,7 +255,7 @@ class _Unread:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def read(self, name: str) -> None:
+    def get(self, name: str) -> None:
         return None
 
 
