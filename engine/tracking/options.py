@@ -266,7 +266,29 @@ def _fill_place(option: Place, state: GameState, view: TableView, touched: Touch
     seen = view[option.location.pos]
     covered = (option.card is None and option.location in unseen and isinstance(seen, Seen)
                and seen.depth - len(state.stack_at(option.location)) >= 2)
-    return [named, option] if covered else [named]
+    return [named, option] if covered else [named, *_carried_off(option, state, view)]
+
+
+# Cards a stack must have grown by for a card new on it to be the die's card, carried
+# off at once with the stack it was put on: one card more than a deploy and a count one
+# off (the camera's commonest slip) make.
+CARRIED = 3
+
+
+def _carried_off(option: Place, state: GameState, view: TableView) -> list[Event]:
+    """The placed card, carried off at once with the stack it lay on (The Telemanuses
+    moving a location's cards): named by a card new on top of a stack that grew by
+    CARRIED cards or more."""
+    if option.card is not None:
+        return []
+    out: list[Event] = []
+    for loc, seen in zip(LOCATIONS, view, strict=True):
+        top = top_named(seen)
+        if (loc is not option.location and top is not None and isinstance(seen, Seen)
+                and seen.depth - len(state.stack_at(loc)) >= CARRIED
+                and not _on_table(state, top)):
+            out.append(replace(option, card=top))
+    return out
 
 
 def _named_by_camera(option: Moved, view: TableView) -> Moved:

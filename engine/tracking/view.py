@@ -126,6 +126,13 @@ DEPTH_SLACK = 2
 # DEEP_STEP cards past DEEP_STACK.
 DEEP_STACK = 14
 DEEP_STEP = 2
+# Past the camera's reach the count saturates: a stack read as REACH cards or more may
+# hold many more (a filmed 20-card stack read as 16; a 28-card Institute, The
+# Telemanuses' doing, as 17). A reading that leaves it MASS cards or more deeper than
+# that (a whole location moved onto it) is not charged for the count; one a card or
+# three deeper still is, as the camera reads such stacks within a few cards.
+REACH = 16
+MASS = 4
 
 
 def strips_agree(state: GameState, view: TableView) -> bool:
@@ -165,7 +172,8 @@ def count_off(state: GameState, view: TableView) -> int:
         if isinstance(seen, Seen):
             stack = state.stack_at(loc)
             short = len(stack) - seen.depth
-            if not (len(stack) > DEEP_STACK and 0 < short <= 1 + _deep_short(stack, seen, 1)):
+            if not (len(stack) > DEEP_STACK and 0 < short <= 1 + _deep_short(stack, seen, 1)
+                    or _beyond_reach(stack, seen)):
                 off += abs(short)
     return off
 
@@ -178,10 +186,18 @@ def _deep_short(stack: Sequence[Slot], seen: Seen, slack: int) -> int:
     return max(0, (len(stack) - DEEP_STACK) // DEEP_STEP)
 
 
+def _beyond_reach(stack: Sequence[Slot], seen: Seen) -> bool:
+    """Is the stack a whole location's worth deeper than a count at the camera's reach
+    (see REACH)?"""
+    return seen.depth >= REACH and len(stack) - seen.depth >= MASS and not seen.told
+
+
 def _depth_agrees(stack: Sequence[Slot], seen: Seen, slack: int) -> bool:
     off = abs(len(stack) - seen.depth)
     if off == 0:
         return True
+    if _beyond_reach(stack, seen):
+        off = 0  # the top card must still be the engine's (below)
     if off > slack + _deep_short(stack, seen, slack) or not stack or seen.told:
         return False
     top = stack[-1]

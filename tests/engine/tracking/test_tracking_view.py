@@ -162,6 +162,23 @@ def test_count_off_takes_a_deep_stack_read_as_short_as_such_stacks_read_as_right
         assert count_off(state, view(Seen(read), EMPTY, EMPTY, EMPTY)) == off, (cards, read)
 
 
+def test_a_count_at_the_cameras_reach_does_not_rule_out_a_whole_location_more() -> None:
+    """A stack read as 16 cards or more may hold a whole location's cards more (a
+    28-card Institute read as 17); a few cards more is still a count off, and so is
+    any stack read short of the reach."""
+    for cards, read, off in ((28, 17, 0), (20, 16, 0), (19, 16, 3), (19, 15, 4), (24, 15, 9)):
+        state = table(deep(cards), [], [], [])
+        assert mismatch(state, view(Seen(read, "top"), EMPTY, EMPTY, EMPTY)) == off, (
+            cards, read)
+    for cards, read, off in ((28, 17, 0), (27, 16, 0), (24, 15, 9), (23, 15, 8)):
+        state = table(deep(cards), [], [], [])
+        assert count_off(state, view(Seen(read, "top"), EMPTY, EMPTY, EMPTY)) == off, (
+            cards, read)
+    state = table(deep(28), [], [], [])
+    assert mismatch(state, view(Seen(17, "other"), EMPTY, EMPTY, EMPTY)) > 0  # its top
+    assert count_off(state, view(Seen(17, "top", told=True), EMPTY, EMPTY, EMPTY)) == 11
+
+
 # --- strips_agree ---
 
 

@@ -690,3 +690,30 @@ def test_a_card_deployed_unseen_and_covered_by_its_own_ability_is_named_by_the_t
     that explains the view and asking what went wrong."""
     blind_stretch(seed=15, at=Location.INSTITUTE, moment=54, changes=4, asks=LOCATION,
                   players=5)
+
+
+def saturated(camera: Perceive, reach: int = 17) -> Perceive:
+    """``camera``, counting no stack as deeper than ``reach`` cards (as a real camera
+    reads a stack pushed together at the edge of its reach)."""
+    def perceive(moment: Moment) -> TableView | None:
+        view = camera(moment)
+        if view is None:
+            return None
+        return tuple(replace(seen, depth=min(seen.depth, reach)) if isinstance(seen, Seen)
+                     else seen for seen in view)
+    return perceive
+
+
+def test_the_die_s_card_carried_off_at_once_with_a_whole_location_onto_a_deep_stack() -> None:
+    """Six players, seed 7 (as filmed on planks): the die's Antonia is put on Jupiter
+    and The Telemanuses, deployed there unseen, moves Jupiter's 15 cards onto a 13-card
+    Institute; the camera reads 17 there with Antonia on top. The placed card is named
+    by a card new on top of a stack that grew by more than one, and a count at the
+    camera's reach no longer rules out a whole location moved onto it."""
+    script = write_script(6, seed=7)
+    assert script.truth[299:301] == (Place(Location.JUPITER, "antonia"),
+                                     Lead("the-telemanuses", Location.JUPITER))
+    moment = next(k for k, m in enumerate(script.moments) if m.truth_len == 300)
+    report = replay_script(script, hiding(saturated(perfect_camera),
+                                          [(Location.JUPITER, moment, 2)]))
+    assert_as_played(report)
