@@ -49,7 +49,7 @@ from engine.game import Game
 from engine.tracking import LOCATION, Seen
 from engine.tracking.replay import horizons
 from engine.tracking.script import Oracle, Script, script_from_json, script_to_json
-from vision.still import Picture
+from vision.still import Picture, PictureError
 
 FORMAT = 2  # 2: game.json gained events, rng, vision and model; the timeline, notes
 READS = (1, 2)
@@ -384,7 +384,10 @@ def replay(folder: GameFolder, scanner: Any, stabilizer: Any, *, oracle: bool = 
     for item in folder.items:
         if "frame" in item:
             outcome.frames += 1
-            pipeline(pictures.get(str(item["frame"])), float(item["t"]))
+            try:
+                pipeline(pictures.get(str(item["frame"])), float(item["t"]))
+            except PictureError as exc:
+                raise RecordingError(str(exc)) from None
         elif "table" in item:
             if table is not None:
                 table.advance(int(item["table"]))

@@ -35,11 +35,15 @@ def signature(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
+class PictureError(ValueError):
+    """A frame file that does not decode as an image."""
+
+
 class Picture:
     """A frame stored as a JPEG file, decoded only as far as each use needs: the still
     table's check reads the coarse grid from JPEG's own 1/8 scale (the mean of each 8x8
     block, a quarter of a full decode's work), a look at the table every pixel. Replaying
-    a filmed game, most frames show a still table and are never decoded in full."""
+    a filmed game, about half its frames are never decoded in full."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -62,7 +66,7 @@ class Picture:
 def _decoded(path: Path, flags: int) -> np.ndarray:
     image = cv2.imread(str(path), flags)
     if image is None:
-        raise ValueError(f"{path}: not an image")
+        raise PictureError(f"{path}: not an image")
     return image
 
 

@@ -83,6 +83,17 @@ def test_companion_replay_runs_the_whole_pipeline(scripted: Path, tmp_path: Path
     assert set(summary) >= {"questions", "table_answers", "position", "scores", "trigger"}
 
 
+@pytest.mark.skipif(not any(MODEL.glob("*.onnx")), reason="no classifier in models/")
+def test_a_damaged_frame_file_is_named_and_the_replay_stops(
+        scripted: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "game"
+    shutil.copytree(scripted, copy)
+    frame = next(item["frame"] for item in GameFolder.read(copy).items if "frame" in item)
+    (copy / frame).write_bytes(b"not a picture")
+    assert main(["replay", str(copy)]) == 2
+    assert f"{frame}: not an image" in capsys.readouterr().err
+
+
 def test_replay_refuses_oracle_without_a_script(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     recorder = Recorder(tmp_path)
