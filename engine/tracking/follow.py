@@ -16,7 +16,16 @@ from engine.narration import Ask
 from engine.state import Phase
 from engine.tracking.question import LOCATION, Then, Verdict, location_question
 from engine.tracking.tracker import Tracker
-from engine.tracking.view import Button, Seen, TableView, Unread, as_evidence, view_of, with_seen
+from engine.tracking.view import (
+    Button,
+    Seen,
+    TableView,
+    Unread,
+    as_evidence,
+    mismatch,
+    view_of,
+    with_seen,
+)
 
 
 class Source(StrEnum):
@@ -56,6 +65,8 @@ class Follow:
     told: set[Location] = field(default_factory=set)  # answered since they went unread
     overdue: frozenset[Location] = frozenset()  # unread long enough to ask about
     asking: Location | None = None  # the location the open location question is about
+    _early: set[Location] = field(default_factory=set)  # asked before overdue (_needed_now)
+    _unread_views: dict[Location, int] = field(default_factory=dict)  # in a row, till now
 
     def __post_init__(self) -> None:
         self.sources = [Source.SETUP] * len(self.game.log)
@@ -65,6 +76,9 @@ class Follow:
         self._read_again(view)
         self.overdue = frozenset(loc for loc, seen in zip(LOCATIONS, view, strict=True)
                                  if isinstance(seen, Unread) and seen.overdue)
+        self._unread_views = {loc: self._unread_views.get(loc, 0) + 1
+                              for loc, seen in zip(LOCATIONS, view, strict=True)
+                              if isinstance(seen, Unread)}
         view = as_evidence(view)
         self.last_view = view
         was_open = self._open()
@@ -112,6 +126,8 @@ class Follow:
         for loc, seen in zip(LOCATIONS, view, strict=True):
             if isinstance(seen, Seen):
                 self.told.discard(loc)
+                if seen.depth:
+                    self._early.discard(loc)
                 if self.asking is loc:
                     self.asking = None  # its question is withdrawn (explaining clears it)
 
@@ -126,6 +142,7 @@ class Follow:
         wanted = [loc for loc in LOCATIONS if loc in self.overdue and (
             loc in self.tracker.blind or loc in also
             or (loc not in self.told and state.stack_at(loc)))]
+        wanted = wanted or self._needed_now()
         if not wanted:
             self.asking = None
             return
@@ -135,6 +152,23 @@ class Follow:
             self.questions += 1
             self.kinds.append(LOCATION)
         self.asking = loc
+
+    def _needed_now(self) -> list[Location]:
+        """Where the tracker waits for a location unread a second view running while
+        the table has visibly moved on elsewhere (the die's card put down unseen, the
+        next player's deploy seen): what lies there is asked at once, before a later
+        move covers it. (On the first view a hand may be lifting from it.) Once only,
+        until the camera reads cards there again: after that it waits to be overdue
+        (an empty place the camera cannot tell from the table, say)."""
+        view = self.last_view
+        # A count one off under the engine's own top is the camera's commonest slip,
+        # not a move (see DEPTH_SLACK).
+        if view is None or not mismatch(self.game.state, view, 1):
+            return []
+        wanted = [loc for loc in LOCATIONS if loc in self.tracker.blind
+                  and loc not in self.told | self._early and self._unread_views.get(loc, 0) >= 2]
+        self._early.update(wanted[:1])
+        return wanted
 
     def on_answer(self, index: int) -> Verdict:
         """The table answered the open question."""

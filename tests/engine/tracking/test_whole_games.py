@@ -19,6 +19,7 @@ import pytest
 
 from engine.board import LOCATIONS, Location
 from engine.events import Choose, Lead, Place
+from engine.narration import Ask
 from engine.tracking import (
     COVERED_CARD,
     LOCATION,
@@ -617,11 +618,12 @@ def test_a_card_no_view_shows_is_not_taken_as_deployed_where_the_camera_could_no
     Mars (banishing the card under it) and Hypnotist by the next player explained the
     views as well, and was played: the game went astray unasked. Now the way with the
     cards the views show (Hypnotist, its choices the table's to answer) is offered
-    beside it, and what the answer leaves unexplained is explained after it."""
+    beside it, and what the answer leaves unexplained is explained after it. (Mars,
+    unread a second view while Jupiter changed, is asked about first.)"""
     script = write_script(2, seed=1)
     report = replay_script(script, hiding(perfect_camera, [(Location.MARS, 38, 2)],
                                           overdue_after=9))
-    assert _new_questions(replay_script(script), report) == Counter({ORDER: 1})
+    assert _new_questions(replay_script(script), report) == Counter({LOCATION: 1, ORDER: 1})
     assert_as_played(report)
 
 
@@ -716,4 +718,22 @@ def test_the_die_s_card_carried_off_at_once_with_a_whole_location_onto_a_deep_st
     moment = next(k for k, m in enumerate(script.moments) if m.truth_len == 300)
     report = replay_script(script, hiding(saturated(perfect_camera),
                                           [(Location.JUPITER, moment, 2)]))
+    assert_as_played(report)
+
+
+def test_the_die_s_card_put_down_unseen_is_asked_about_once_the_table_moves_on() -> None:
+    """Four players, seed 10, Jupiter unread for seven changes from the die's Reveal:
+    Octavia is put on Jupiter unseen, the next player's Diplomat is deployed on Luna in
+    sight, then Danto on Jupiter. Jupiter was asked about only once overdue, by then
+    under Danto, and the game was lost; it is asked as soon as Luna shows the table
+    has moved on."""
+    script = write_script(4, seed=10)
+    kinds: dict[int, list[Ask]] = {}
+
+    def watch(k: int, moment: Moment, view: TableView | None, follow: Follow) -> None:
+        kinds[k] = list(follow.kinds)
+
+    report = replay_script(script, hiding(perfect_camera, [(Location.JUPITER, 110, 7)]),
+                           watch=watch)
+    assert kinds[111] == kinds[109] and kinds[112] == [*kinds[109], LOCATION]
     assert_as_played(report)
