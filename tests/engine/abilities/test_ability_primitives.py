@@ -10,7 +10,9 @@ from dataclasses import replace
 
 import pytest
 from abilities_support import (
+    I,
     J,
+    L,
     M,
     asks,
     banish_from_deck,
@@ -18,6 +20,7 @@ from abilities_support import (
     lead,
     play,
     solo,
+    stack,
     table,
     tokens,
     tracked,
@@ -27,7 +30,7 @@ from engine.abilities.primitives import MULTIPLAYER_VARIANT, STEP_BY_STEP
 from engine.cards import CARDS, Color
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
-from engine.events import Choose, Decline, SetHandCount, SetLocation
+from engine.events import Choose, Decline, SetHandCount, SetLocation, place
 from engine.game import Game
 from engine.narration import change_text
 from engine.state import ChangeKind
@@ -195,3 +198,75 @@ def test_step_by_step_a_dancer_without_two_reds_is_asked_only_to_decline() -> No
     assert game.pending.options == (Decline(),)
     play(game, Decline())
     assert tokens(game) == (1, 0, 0)
+
+
+def test_politician_asks_whether_to_reveal_two_golds() -> None:
+    """Politician: you may reveal 2 Golds from your hand to place 2 Influence. Holding
+    them, the player is asked, in those words, to reveal or decline."""
+    game = table([["politician", "lorn", "aja"], ["judge"]])
+    lead(game, "politician", M)
+    assert game.pending is not None
+    assert game.pending.prompt == "P1: reveal 2 gold cards?"
+    assert game.pending.options == (Choose("reveal"), Decline())
+
+
+def test_a_turned_over_card_placed_on_a_location_is_named_with_it() -> None:
+    """Hacker: reveal the deck's top card and place (not deploy) it on another location.
+    The card was shown: the turn's summary names it and where it went."""
+    game = table([["hacker"], ["judge"]], deck=["lorn"])
+    lead(game, "hacker", M)
+    play(game, place(L, "lorn"))
+    said = [change_text(c, game.state) for c in game.state.changes
+            if c.kind == ChangeKind.PLACE]
+    assert said == ["Lorn placed on Luna"]
+
+
+def test_each_card_put_face_down_is_said_with_its_location() -> None:
+    """Firewall Expert: put one of the deck's top 3 face down on each other location. The
+    cards are unseen, so the summary says only where each one went."""
+    game = table([["firewall-expert"], ["judge"]], deck=["lorn", "eo", "nero"])
+    lead(game, "firewall-expert", J)
+    play(game, Choose("lorn", M), Choose("eo", L))  # Nero: the one place left, Institute
+    said = [change_text(c, s) for s in game.states[-2:] for c in s.changes
+            if c.kind == ChangeKind.PLACE_DOWN]
+    assert said == ["A card placed face down on Mars", "A card placed face down on Luna",
+                    "A card placed face down on The Institute"]
+    assert stack(game, I) == ["nero"]
+
+
+def test_a_banished_card_back_in_play_before_it_is_put_down_is_refused() -> None:
+    """Researcher: put a random banished card at the bottom of this location. While
+    tracking, the card named is put down as its own step; the table meanwhile seen to hold
+    it (no longer banished), the move is refused, naming the card, and nothing changes."""
+    game = tracked([["pelus"], ["virga"], ["orion"], ["the-pax"]])
+    game.push(SetLocation(J, ("pelus", "lorn")))
+    game.push(SetLocation(J, ("pelus",)))
+    lead(game, "researcher", M)
+    play(game, Choose("lorn"))
+    assert game.pending is not None and game.pending.prompt == "P1: put lorn at the bottom of Mars"
+    game.push(SetLocation(J, ("pelus", "lorn")))  # the camera sees Lorn on Jupiter after all
+    with pytest.raises(IllegalActionError, match=r"^lorn is not banished \[banished\]$"):
+        game.play(game.pending.options[0])
+    assert stack(game, M) == ["virga", "researcher"]
+
+
+def test_a_tracked_turned_over_card_may_be_any_card_nobody_has_seen() -> None:
+    """Online Gambler turns the deck's top card over. While tracking, the deck is unseen:
+    the table names the card, which may be any card not seen on the table."""
+    game = _gambler_asks_for_the_turned_over_card()
+    seen = {"pelus", "virga", "orion", "the-pax", "online-gambler"}
+    assert _offered(game) == set(CARDS) - seen
+
+
+def test_a_tracked_turned_over_card_cannot_be_placed_as_one_seen_elsewhere() -> None:
+    """Hacker: reveal the deck's top card and place it on another location. While
+    tracking, the camera names the card placed; there is one copy of each card, so Pelus,
+    seen on Jupiter, is refused and the card still waits to be placed."""
+    game = tracked(STACKS)
+    lead(game, "hacker", M)
+    with pytest.raises(IllegalActionError,
+                       match=r"^pelus is already somewhere else \[one-copy\]$"):
+        game.play(place(L, "pelus"))
+    assert stack(game, L) == ["orion"] and game.state.revealed == (None,)
+    play(game, place(L, "eo"))
+    assert stack(game, L) == ["orion", "eo"] and game.state.revealed == ()
