@@ -172,8 +172,8 @@ def count_off(state: GameState, view: TableView) -> int:
         if isinstance(seen, Seen):
             stack = state.stack_at(loc)
             short = len(stack) - seen.depth
-            if not (len(stack) > DEEP_STACK and 0 < short <= 1 + _deep_short(stack, seen, 1)
-                    or _beyond_reach(stack, seen)):
+            read_short = len(stack) > DEEP_STACK and 0 < short <= 1 + _deep_short(stack, seen, 1)
+            if not (read_short or _beyond_reach(stack, seen)):
                 off += abs(short)
     return off
 
