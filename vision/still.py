@@ -30,8 +30,13 @@ RECHECK_EVERY = 20  # frames: a still table is read afresh at least this often (
 def signature(frame: np.ndarray) -> np.ndarray:
     """The frame's grey levels averaged over cells of ``CELL_PX`` pixels."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return _grid(grey, CELL_PX)
+
+
+def _grid(grey: np.ndarray, cell: int) -> np.ndarray:
+    """``grey`` averaged over cells of ``cell`` pixels."""
     h, w = grey.shape[:2]
-    size = (max(1, w // CELL_PX), max(1, h // CELL_PX))
+    size = (max(1, w // cell), max(1, h // cell))
     return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
@@ -57,10 +62,7 @@ class Picture:
     def signature(self) -> np.ndarray:
         """The grid of :func:`signature`, from the eighth-scale decode."""
         grey = _decoded(self.path, cv2.IMREAD_REDUCED_GRAYSCALE_8)
-        per_cell = max(1, CELL_PX // 8)  # eighth-scale pixels a cell spans
-        h, w = grey.shape[:2]
-        size = (max(1, w // per_cell), max(1, h // per_cell))
-        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        return _grid(grey, max(1, CELL_PX // 8))  # a cell spans CELL_PX / 8 such pixels
 
 
 def _decoded(path: Path, flags: int) -> np.ndarray:

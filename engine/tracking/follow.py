@@ -142,11 +142,14 @@ class Follow:
         wanted = [loc for loc in LOCATIONS if loc in self.overdue and (
             loc in self.tracker.blind or loc in also
             or (loc not in self.told and state.stack_at(loc)))]
+        early = not wanted
         wanted = wanted or self._needed_now()
         if not wanted:
             self.asking = None
             return
         loc = wanted[0]
+        if early:
+            self._early.add(loc)
         self.tracker.question = location_question(loc, again=loc in self.told)
         if self.asking is not loc:  # re-raised after an explanation cleared it: still one
             self.questions += 1
@@ -160,14 +163,13 @@ class Follow:
         move covers it. (On the first view a hand may be lifting from it.) Once only,
         until the camera reads cards there again: after that it waits to be overdue
         (an empty place the camera cannot tell from the table, say)."""
-        view = self.last_view
-        # A count one off under the engine's own top is the camera's commonest slip,
-        # not a move (see DEPTH_SLACK).
-        if view is None or not mismatch(self.game.state, view, 1):
-            return []
         wanted = [loc for loc in LOCATIONS if loc in self.tracker.blind
                   and loc not in self.told | self._early and self._unread_views.get(loc, 0) >= 2]
-        self._early.update(wanted[:1])
+        # A count one off under the engine's own top is the camera's commonest slip,
+        # not a move (see DEPTH_SLACK).
+        view = self.last_view
+        if not wanted or view is None or not mismatch(self.game.state, view, 1):
+            return []
         return wanted
 
     def on_answer(self, index: int) -> Verdict:
