@@ -439,6 +439,17 @@ class Tracker:
             return self._ask(start, covered)
         return self._unexplained_view(states, view, nearest)
 
+    def _short_of_played(self, start: GameState, stops: list[tuple[Event, ...]]) -> bool:
+        """Do the stops take back some of what was played and explain less of the
+        evidence than it does?"""
+        played = tuple(self.played)
+        if not played or any(seq[:len(played)] == played for seq in stops):
+            return False
+        # Counts as far off as the camera may miscount: the played events were perhaps
+        # found so, and the stops are judged alike.
+        return max(self._seen_by(start, seq, DEPTH_SLACK) for seq in stops) < self._seen_by(
+            start, played, DEPTH_SLACK)
+
     def _covered_places(self, start: GameState,
                         slack: int | None = None) -> list[tuple[Event, ...]]:
         """A turned-over card a player put down where the camera could not read, covered
@@ -526,6 +537,12 @@ class Tracker:
         half-way lets a count one too deep invent a card deployed unseen under a top
         the camera saw put straight down."""
         readings, nearest, stops = self.search(start, tuple(self.evidence), slack)
+        if stops and self._short_of_played(start, stops):
+            # Waiting there would take back what the camera saw played and explain less
+            # than it does (a deploy guessed where the camera cannot read, its card gone
+            # again): the move lies where the camera cannot read, and the table is asked
+            # there (see _unexplained_view).
+            stops = []
         # Kept in case the work runs out: what explains the views, else what came nearest.
         self._offer = self._offer or readings or stops
         self._near = self._near or nearest
@@ -650,13 +667,14 @@ class Tracker:
         # ... or would, once the table names what it needs; or may, past the budget
         return bool(found or stops) or self.exhausted
 
-    def _seen_by(self, start: GameState, seq: Sequence[Event]) -> int:
+    def _seen_by(self, start: GameState, seq: Sequence[Event], slack: int | None = None) -> int:
         """How many items of the evidence ``seq`` explains, played from ``start``."""
         evidence = tuple(self.evidence)
-        node = Node(start, (), 0, turns_taken(start)).consume(evidence, self._slack)
+        slack = self._slack if slack is None else slack
+        node = Node(start, (), 0, turns_taken(start)).consume(evidence, slack)
         for event in seq:
             node = Node(apply(node.state, event), (*node.seq, event), node.seen,
-                         node.turns).consume(evidence, self._slack)
+                         node.turns).consume(evidence, slack)
         return node.seen
 
     def _ask(self, start: GameState, readings: list[tuple[Event, ...]],

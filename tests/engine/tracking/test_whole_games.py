@@ -737,3 +737,31 @@ def test_the_die_s_card_put_down_unseen_is_asked_about_once_the_table_moves_on()
                            watch=watch)
     assert kinds[111] == kinds[109] and kinds[112] == [*kinds[109], LOCATION]
     assert_as_played(report)
+
+
+def test_a_gain_where_the_camera_cannot_read_does_not_take_back_the_deploy_it_saw() -> None:
+    """Five players, seed 9 (as filmed on terrazzo, whose empty places read as hidden):
+    Ragnar is deployed on a deep Institute (counted one or two short) and banishes
+    Pulse Fist Engineer from Luna in sight; the player then gains Jupiter's only card
+    where the camera cannot read. A deploy guessed at Jupiter, its card gone again,
+    took all that back: the table was asked whether anything had happened at all, and
+    in the film the game was lost. What the camera saw stands; the table is asked what
+    lies on Jupiter, and nothing else."""
+    script = write_script(5, seed=9)
+    assert script.truth[script.moments[207].truth_len - 1] == Lead("ragnar", Location.INSTITUTE)
+    short = {204: 16, 205: 17, 206: 17, 207: 18, 208: 18, 209: 18, 210: 17}  # as filmed
+    kinds: dict[int, list[Ask]] = {}
+    moments = iter(range(len(script.moments)))
+
+    def camera(moment: Moment) -> TableView | None:
+        k, view = next(moments), perfect_camera(moment)
+        if view is None or k not in short:
+            return view
+        return (*view[:3], replace(view[3], depth=short[k]))
+
+    def watch(k: int, moment: Moment, view: TableView | None, follow: Follow) -> None:
+        kinds[k] = list(follow.kinds)
+
+    report = replay_script(script, hiding(camera, [(Location.JUPITER, 209, 3)]), watch=watch)
+    assert kinds[212] == [*kinds[207], LOCATION]
+    assert_as_played(report)
