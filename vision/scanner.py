@@ -49,7 +49,11 @@ LOOK_AROUND_MM = [np.array((dx, dy), np.float32) for dx in (-4.0, 0.0, 4.0)
 MOVED_PX = 2.0  # markers found this far from the last look: a new view of the table
 MOVED_MM = 3.0  # ... and this far (at any corner): the camera was moved, not just jittered
 LOOK_EVERY = 3  # scans: while the markers cannot be found (hands over them), look for
-#                 them at most this often (a look costs tens of milliseconds)
+#                 them at most this often (a look costs tens of milliseconds) ...
+LOOK_MOST = 8  # ... and, after looks in vain in a row, twice as seldom each time up to
+#                this (a look in vain costs about 0.2 s at 1280×960: four passes; a
+#                camera moved while its markers are hidden is still recalibrated within
+#                a second of them showing, at ten frames a second)
 LEARN_EVERY = 3  # the reference learns from every third scan of a view (a still table at
 #                  10 frames a second changes slowly), starting with the second
 
@@ -151,7 +155,8 @@ class TableScanner:
         self._reference: Reference | None = None
         self._scans = self._seen = 0
         self._watch: MarkerWatch | None = None  # the markers as the last look found them
-        self._since_look = 0  # scans since the markers were last looked for in vain
+        self._since_look = 0  # scans since the markers were last looked for
+        self._wait = 0  # scans from there to the next look (0: the last one found them)
         self.moves = 0  # times the markers were found moved: the camera was knocked
         self.still = StillTable()  # a still table is not read again every frame
         # The columns the last reading was made from (a still table's too): where each
@@ -191,9 +196,14 @@ class TableScanner:
         markers = calibrate.find_markers(frame)
         size = (frame.shape[1], frame.shape[0])
         found = calibrate.from_markers(markers, size, held=self.calibration)
-        # After a look in vain (hands over the markers) the next waits LOOK_EVERY scans;
-        # after one that found them, the next frame that moves them is looked at at once.
-        self._since_look = 0 if found is None else LOOK_EVERY
+        # After a look in vain (hands over the markers) the next waits LOOK_EVERY scans,
+        # twice as long after each further one in a row (up to LOOK_MOST); after one that
+        # found them, the next frame that moves them is looked at at once.
+        self._since_look = 0
+        if found is not None:
+            self._wait = 0
+        else:
+            self._wait = min(2 * self._wait, LOOK_MOST) if self._wait else LOOK_EVERY
         if found is not None:
             self._use(found)
             self._watch = MarkerWatch(frame, markers)
@@ -243,7 +253,7 @@ class TableScanner:
     def _doubted(self, frame: np.ndarray) -> bool:
         """Do the markers no longer show where the last look found them (and is another
         look due)? A hand over one leaves three in place; a knocked camera moves all."""
-        if self._watch is None or self._since_look < LOOK_EVERY:
+        if self._watch is None or self._since_look < self._wait:
             return False
         return not self._watch.agrees(frame)
 

@@ -222,6 +222,41 @@ def test_hands_over_the_markers_are_looked_past_every_few_scans(
     assert 1 <= len(looks) <= 3 and scanner.moves == 0
 
 
+def test_markers_hidden_a_while_are_looked_for_ever_more_seldom_yet_found_within_a_second(
+        classifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera knocked while arms cover two markers: each look finds two, in vain (four
+    passes, about 0.2 s each). The looks thin out, but the first frames that show the
+    markers again are recalibrated within LOOK_MOST scans (under a second)."""
+    import vision.scanner as scanning
+
+    frame, truth = render(LAYOUT, random.Random(7), SceneOptions(capture=False))
+    scanner = TableScanner(classifier=classifier)
+    scanner.scan(frame)
+    looks = []
+    find = calibrate.find_markers
+    monkeypatch.setattr(scanning.calibrate, "find_markers",
+                        lambda f: looks.append(1) or find(f))  # type: ignore[func-returns-value]
+    covered = frame.copy()
+    for corner in truth.calibration.corners[2:]:
+        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    covered, knocked = knock(covered, 1.0, 20, 10), knock(frame, 1.0, 20, 10)
+
+    def moving(picture: np.ndarray, i: int) -> np.ndarray:  # a hand over the middle
+        out = picture.copy()
+        cv2.circle(out, (500 + 40 * (i % 5), 480), 60, (90, 120, 160), -1)
+        return out
+
+    for i in range(20):
+        scanner.scan(moving(covered, i))
+    assert len(looks) == 4  # at scans 1, 4, 10 and 18 (one every third scan: 7)
+    assert scanner.moves == 0
+    for i in range(scanning.LOOK_MOST):
+        scanner.scan(moving(knocked, i))
+        if scanner.moves:
+            break
+    assert scanner.moves == 1 and scanner.calibration == calibrate.detect(knocked)
+
+
 def test_stacks_where_the_calibration_allows_none_name_no_card(classifier) -> None:
     """The camera turned half a column's width while its markers were out of sight: read
     with the calibration it had, every stack lies across the gap between two columns."""
