@@ -16,6 +16,7 @@ from abilities_support import (
     M,
     asks,
     banish_from_deck,
+    gain_is_next,
     hand,
     lead,
     play,
@@ -24,13 +25,14 @@ from abilities_support import (
     table,
     tokens,
     tracked,
+    turn_of,
 )
 
 from engine.abilities.primitives import MULTIPLAYER_VARIANT, STEP_BY_STEP
 from engine.cards import CARDS, Color
 from engine.decisions import Kind
 from engine.errors import IllegalActionError
-from engine.events import Choose, Decline, SetHandCount, SetLocation, place
+from engine.events import Choose, Decline, Pile, SetHandCount, SetLocation, SetTokens, place
 from engine.game import Game
 from engine.narration import change_text
 from engine.state import ChangeKind
@@ -270,3 +272,75 @@ def test_a_tracked_turned_over_card_cannot_be_placed_as_one_seen_elsewhere() -> 
     assert stack(game, L) == ["orion"] and game.state.revealed == (None,)
     play(game, place(L, "eo"))
     assert stack(game, L) == ["orion", "eo"] and game.state.revealed == ()
+
+
+def test_a_tracked_cassius_has_an_unnamed_card_under_him_named_but_not_a_face_down_one() -> None:
+    """Cassius: gain the card directly under this one; banish Cassius unless that card is
+    a Gold. While tracking, a face-up card under him nobody has named decides whether he
+    stays: it is named first. A face-down card has no color, so it is not asked about."""
+    unread = tracked(STACKS)
+    unread.push(SetLocation(J, ("pelus", None)))
+    lead(unread, "cassius", J)
+    assert unread.pending is not None and unread.pending.prompt == "Name the card at Jupiter (#2)"
+    assert _offered(unread) == set(CARDS) - {"pelus", "virga", "orion", "the-pax", "cassius"}
+    play(unread, Choose("lorn", J, 1))  # a Gold: Cassius takes it and stays
+    assert unread.pending is not None and unread.pending.prompt == "P1: take lorn from Jupiter"
+    play(unread, *unread.legal_actions())
+    assert stack(unread, J) == ["pelus", "cassius"] and hand(unread) == ("lorn",)
+    down = tracked(STACKS)
+    down.push(SetLocation(J, ("pelus", None), face_down=(False, True)))
+    lead(down, "cassius", J)
+    assert down.pending is not None and down.pending.prompt == "P1: take the card from Jupiter"
+
+
+def test_a_tracked_bondilus_has_an_unnamed_card_named_before_offering_the_non_golds() -> None:
+    """Bondilus on Mars: banish 1 non-Gold from this location. While tracking, whether a
+    face-up card nobody has named may be banished depends on its color: it is named first."""
+    game = tracked(STACKS)
+    game.push(SetLocation(M, ("virga", None)))
+    lead(game, "bondilus", M)
+    assert game.pending is not None and game.pending.prompt == "Name the card at Mars (#2)"
+    play(game, Choose("lorn", M, 1))  # a Gold: not offered
+    assert _offered(game) == {"virga", "bondilus"}
+
+
+def test_reporter_handed_over_under_a_card_seen_meanwhile_is_still_the_card_given() -> None:
+    """Reporter: with more Helium than the player to your right, give them the Reporter.
+    While tracking, the camera confirms the hand-over; a card it sees land on Reporter
+    meanwhile stays, and Reporter goes. The change is noted as given, not gained (the
+    turn's summary and the voice tell what a player gains)."""
+    game = tracked(STACKS)
+    game.push(SetTokens(0, 1, 0, 0))
+    lead(game, "reporter", J)
+    assert game.pending is not None and game.pending.prompt == "P1: hand over reporter from Jupiter"
+    game.push(SetLocation(J, ("pelus", "reporter", "eo")))
+    play(game, *game.legal_actions())
+    assert stack(game, J) == ["pelus", "eo"] and hand(game, 1) == ("reporter",)
+    noted = [(c.kind, c.player) for c in game.state.changes if c.card == "reporter"]
+    assert noted == [(ChangeKind.GIVE, 1)]
+
+
+def test_tactus_seen_banished_before_its_banish_step_still_ends_the_turn() -> None:
+    """Tactus: if you steal a card, banish Tactus and end your turn. While tracking, the
+    camera may see Tactus banished before the engine asks for it: the turn still ends."""
+    game = tracked(STACKS)
+    lead(game, "tactus", M)
+    play(game, Choose("1"), Decline())  # P2 is asked first whether to block
+    assert game.pending is not None and game.pending.prompt == "P2: pick the card to hand over"
+    game.push(SetLocation(M, ("virga",)))  # Tactus already gone to the banished pile
+    play(game, Choose(None))
+    assert not gain_is_next(game) and turn_of(game) == 1
+    assert stack(game, M) == ["virga"] and "tactus" in game.state.banished
+
+
+def test_a_card_to_name_gone_after_a_correction_is_refused_by_its_place() -> None:
+    """Bondilus on Mars names an unread card first. The camera meanwhile finds it misread
+    Mars, which holds only Bondilus: the answer naming the second card there is refused,
+    saying so."""
+    game = tracked(STACKS)
+    game.push(SetLocation(M, ("virga", None)))
+    lead(game, "bondilus", M)
+    game.push(SetLocation(M, ("bondilus",), removed_to=Pile.DECK))
+    with pytest.raises(IllegalActionError, match=r"^Mars has no card 2 \[location\]$"):
+        game.play(Choose("lorn", M, 1))
+    assert stack(game, M) == ["bondilus"]
