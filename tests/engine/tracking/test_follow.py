@@ -196,6 +196,23 @@ def test_when_the_table_is_still_a_location_answered_before_is_asked_about_again
     assert follow.questions == 2 and follow.kinds == [LOCATION, LOCATION]
 
 
+@pytest.mark.parametrize("more", [1, 2])
+def test_a_location_waited_for_is_asked_early_once_a_count_elsewhere_is_more_than_one_off(
+        more: int) -> None:
+    # DIE pressed while Luna is unread and nothing readable changed: the move is awaited
+    # at Luna. On Luna's second unread view Mars reads ``more`` cards deeper under the same
+    # top: one is the camera's commonest slip and waits; two say the table moved on, and
+    # Luna is asked about before a later move covers it.
+    follow = table()
+    follow.on_view(seen(*START))
+    follow.on_view(unread(seen(*START), L))
+    follow.on_button(Button.DIE)
+    assert follow.tracker.blind == {L} and follow.kinds == []
+    deeper = seen(START[0], ["eo"] * more + START[1], *START[2:])
+    follow.on_view(unread(deeper, L))
+    assert follow.kinds == ([LOCATION] if more == 2 else [])
+
+
 # --- the die ----------------------------------------------------------------------------
 
 
@@ -255,3 +272,8 @@ def test_a_game_followed_from_the_start_counts_its_setup() -> None:
 #   before a roll stays behind after others took that roll back, since catch_up trims
 #   ``sources`` but not ``_dice``; no sequence of views found here lets the tracker take
 #   back its own event at that index before it plays one again there.)
+# * _maybe_ask 18 (``asking = ""`` once more), _needed_now 8, 10, 11 (``_unread_views``'
+#   default other or none): a location in the tracker's blind and not told is unread in
+#   the latest view, so it always has a count; _needed_now 16 (``not wanted or view is
+#   None`` made ``and``): ``wanted`` fills only after two views, when ``view`` is set,
+#   and an empty ``wanted`` is returned either way.
