@@ -6,10 +6,11 @@ slow at 1280×960, so the markers are looked for every ``redetect_every`` scans 
 every scan until they are first found); in between, each scan checks that they still
 show where the calibration found them (:mod:`vision.watch`, under a millisecond) and
 looks for them at once when they do not: a knocked camera is recalibrated at the first
-frame that shows its markers again. Markers found more than :data:`MOVED_MM` from where
-they were mean the camera moved (:attr:`TableScanner.moves` counts it). A frame whose
-stacks lie where the calibration allows none (a camera turned while its markers are
-out of sight) names no card. A manual calibration is never replaced.
+frame that shows its markers again (three of them, or two that moved as one). Markers
+found more than :data:`MOVED_MM` from where they were mean the camera moved
+(:attr:`TableScanner.moves` counts it). A frame whose stacks lie where the calibration
+allows none (a camera turned while its markers are out of sight) names no card. A
+manual calibration is never replaced.
 """
 
 from __future__ import annotations
@@ -155,6 +156,8 @@ class TableScanner:
         self._reference: Reference | None = None
         self._scans = self._seen = 0
         self._watch: MarkerWatch | None = None  # the markers as the last look found them
+        self._found: dict[int, np.ndarray] = {}  # ... and their corners (frame pixels)
+        self._rough = False  # the calibration held came from two markers (moved_with)
         self._since_look = 0  # scans since the markers were last looked for
         self._wait = 0  # scans from there to the next look (0: the last one found them)
         self.moves = 0  # times the markers were found moved: the camera was knocked
@@ -178,13 +181,16 @@ class TableScanner:
         """The bare table as the fixed camera sees it (None until calibrated)."""
         return self._reference
 
-    def _use(self, calibration: Calibration | None) -> None:
+    def _use(self, calibration: Calibration | None, refined: bool = False) -> None:
         """Hold ``calibration``; a new view of the table starts a new reference, a look
-        that finds the markers where they were keeps the old one."""
+        that finds the markers where they were keeps the old one. ``refined``: it
+        replaces one from two markers (no new move of the camera)."""
         if calibration is None:
             self._view = self._reference = self._watch = None
+            self._found, self._rough = {}, False
         elif self._view is None or _moved(self._view.calibration, calibration):
-            if self._view is not None and _moved_mm(self._view.calibration, calibration):
+            if self._view is not None and not refined and _moved_mm(self._view.calibration,
+                                                                    calibration):
                 self.moves += 1
             self._view = View(calibration)
             self._reference = Reference(self._view)
@@ -192,10 +198,16 @@ class TableScanner:
 
     def recalibrate(self, frame: np.ndarray) -> bool:
         """Look for the markers now; True when found (the calibration is then replaced).
-        Three markers where the held calibration puts them keep it: a hand hides the fourth."""
+        Three markers where the held calibration puts them keep it: a hand hides the fourth.
+        Two that moved as one since the last look found them move it with them: the camera
+        was knocked while the others are hidden (:func:`~vision.calibrate.moved_with`)."""
         markers = calibrate.find_markers(frame)
         size = (frame.shape[1], frame.shape[0])
-        found = calibrate.from_markers(markers, size, held=self.calibration)
+        held = self.calibration
+        found = calibrate.from_markers(markers, size, held=held)
+        two = False  # found from two markers
+        if found is None and held is not None:
+            found, two = calibrate.moved_with(held, self._found, markers), True
         # After a look in vain (hands over the markers) the next waits LOOK_EVERY scans,
         # twice as long after each further one in a row (up to LOOK_MOST); after one that
         # found them, the next frame that moves them is looked at at once.
@@ -205,8 +217,13 @@ class TableScanner:
         else:
             self._wait = min(2 * self._wait, LOOK_MOST) if self._wait else LOOK_EVERY
         if found is not None:
-            self._use(found)
+            view = self._view
+            self._use(found, refined=self._rough and not two)
+            # Two markers that moved the view leave it rough until three are seen (two
+            # seen where they were, a hand over the others, leave it as it was).
+            self._rough = two and (self._rough or self._view is not view)
             self._watch = MarkerWatch(frame, markers)
+            self._found = markers
             self._scans = 1  # the next look is a full interval away
         return found is not None
 
@@ -215,6 +232,7 @@ class TableScanner:
         the markers are not watched until a look finds them."""
         self._use(calibration)
         self._watch = None
+        self._found, self._rough = {}, False
         self._scans = 1
 
     def learn_table(self, frame: np.ndarray) -> list[str]:

@@ -172,3 +172,44 @@ def test_a_held_calibration_that_fits_the_three_seen_markers_is_kept() -> None:
     again = calibrate.from_markers(three, SIZE, held=moved)  # the camera moved since
     assert again is not None and again is not moved
     assert np.abs(np.array(again.corners) - want).max() <= TOLERANCE_PX
+
+
+def _codes(centres: dict[int, tuple[float, float]], side: float = 40.0) -> dict[int, np.ndarray]:
+    half = side / 2
+    return {i: np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                         [x - half, y + half]], np.float32) for i, (x, y) in centres.items()}
+
+
+def _turned(codes: dict[int, np.ndarray], degrees: float, shift: tuple[float, float],
+            scale: float = 1.0) -> dict[int, np.ndarray]:
+    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    move = scale * np.array([[c, -s], [s, c]])
+    return {i: (q @ move.T + shift).astype(np.float32) for i, q in codes.items()}
+
+
+HELD = Calibration(((200.0, 150.0), (1100.0, 160.0), (1120.0, 760.0), (180.0, 750.0)),
+                   source="markers")
+BEFORE = _codes({i: HELD.corners[i] for i in range(4)})
+
+
+def test_two_markers_moved_as_one_carry_the_held_calibration_with_them() -> None:
+    after = _turned(BEFORE, 2.0, (25.0, -15.0))
+    moved = calibrate.moved_with(HELD, BEFORE, {0: after[0], 1: after[1]})
+    want = _turned(_codes({i: HELD.corners[i] for i in range(4)}, 0.0), 2.0, (25.0, -15.0))
+    assert moved is not None and moved.source == "markers"
+    assert np.abs(np.subtract(moved.corners, [want[i][0] for i in range(4)])).max() < 0.01
+
+
+def test_two_markers_that_did_not_move_as_one_move_nothing() -> None:
+    """Two centres always fit a turn and a shift: only their distance and the codes' own
+    turns can say the markers did not move as one."""
+    after = _turned(BEFORE, 2.0, (25.0, -15.0))
+    slid = {0: BEFORE[0], 1: BEFORE[1] - np.float32((30.0, 0.0))}  # slid 30 px by hand
+    assert calibrate.moved_with(HELD, BEFORE, slid) is None
+    centre = BEFORE[1].mean(axis=0)
+    spun = {0: BEFORE[0], 1: _turned({1: BEFORE[1] - centre}, 10.0, tuple(centre))[1]}
+    assert calibrate.moved_with(HELD, BEFORE, spun) is None  # one code turned 10° by hand
+    nearer = _turned(BEFORE, 0.0, (0.0, 0.0), scale=1.05)  # the camera lowered 5 %
+    assert calibrate.moved_with(HELD, BEFORE, {0: nearer[0], 2: nearer[2]}) is None
+    assert calibrate.moved_with(HELD, BEFORE, {0: after[0]}) is None  # one is not two
+    assert calibrate.moved_with(HELD, {}, {0: after[0], 1: after[1]}) is None
