@@ -262,12 +262,12 @@ def _from_three(
 #
 # A real knock tilts the camera too, which no turn and shift undoes. Measured on the
 # geometry of 400 cameras like the generated ones (a quarter wide-angle), each turned
-# 1-3° about a random axis through its centre, every pair of markers in turn: of 2,400
-# pairs 2,195 pass the bars below, their worst play-area corner off by 9.2 px in the
-# median, 17.6 px at the 90th percentile, 32 px at worst; the calibration held as it
-# was lay 38, 58 and 74 px off. Near enough to read the cards by (the scanner looks a
-# few millimetres round each outline, and names none where no stack can lie) until a
-# look sees three markers and replaces it.
+# 1-3° about a random axis through its centre, every pair of markers in turn
+# (benchmarks/two_markers.py): of 2,400 pairs 2,167 pass the bars below, their worst
+# play-area corner off by 9.3 px in the median, 17.9 px at the 90th percentile, 33 px at
+# worst; the calibration held as it was lay 37, 57 and 73 px off. Near enough to read
+# the cards by (the scanner looks a few millimetres round each outline, and names none
+# where no stack can lie) until a look sees three markers and replaces it.
 TWO_PX = 2.0  # the worst corner's distance from the fitted move (a few mm of table: no)
 TWO_SCALE = 0.02  # the move's scale this close to 1
 
