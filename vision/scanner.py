@@ -212,20 +212,19 @@ class TableScanner:
         # twice as long after each further one in a row (up to LOOK_MOST); after one that
         # found them, the next frame that moves them is looked at at once.
         self._since_look = 0
-        if found is not None:
-            self._wait = 0
-        else:
+        if found is None:
             self._wait = min(2 * self._wait, LOOK_MOST) if self._wait else LOOK_EVERY
-        if found is not None:
-            view = self._view
-            self._use(found, refined=self._rough and not two)
-            # Two markers that moved the view leave it rough until three are seen (two
-            # seen where they were, a hand over the others, leave it as it was).
-            self._rough = two and (self._rough or self._view is not view)
-            self._watch = MarkerWatch(frame, markers)
-            self._found = markers
-            self._scans = 1  # the next look is a full interval away
-        return found is not None
+            return False
+        self._wait = 0
+        view = self._view
+        self._use(found, refined=self._rough and not two)
+        # Two markers that moved the view leave it rough until three are seen (two seen
+        # where they were, a hand over the others, leave it as it was).
+        self._rough = two and (self._rough or self._view is not view)
+        self._watch = MarkerWatch(frame, markers)
+        self._found = markers
+        self._scans = 1  # the next look is a full interval away
+        return True
 
     def keep(self, calibration: Calibration | None) -> None:
         """Hold ``calibration`` as if the last look had found it (None: uncalibrated);

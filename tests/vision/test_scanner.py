@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 
 import cv2
 import numpy as np
@@ -185,6 +186,14 @@ def knock(frame: np.ndarray, degrees: float, dx: float, dy: float) -> np.ndarray
 LAYOUT = {"jupiter": ["aja", "sevro"], "mars": ["eo"], "luna": ["darrow"], "institute": ["lorn"]}
 
 
+def arms_over(frame: np.ndarray, corners: Iterable[tuple[float, float]]) -> np.ndarray:
+    """``frame`` with an arm's blob over each of the markers at ``corners`` (pixels)."""
+    covered = frame.copy()
+    for corner in corners:
+        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    return covered
+
+
 def test_a_knocked_camera_is_recalibrated_at_the_next_frame(classifier) -> None:
     """The markers are looked for every 50 scans, but a knock moves them off their
     patches: the very next scan looks, finds them moved, and counts a move."""
@@ -214,9 +223,7 @@ def test_hands_over_the_markers_are_looked_past_every_few_scans(
     find = calibrate.find_markers
     monkeypatch.setattr(scanning.calibrate, "find_markers",
                         lambda f: looks.append(1) or find(f))  # type: ignore[func-returns-value]
-    covered = frame.copy()
-    for corner in truth.calibration.corners[2:]:  # two arms over the near markers
-        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    covered = arms_over(frame, truth.calibration.corners[2:])  # two arms over the near markers
     for i in range(9):
         scanner.scan(covered if i % 2 else covered + np.uint8(i % 3))  # no still frame
     assert 1 <= len(looks) <= 3 and scanner.moves == 0
@@ -236,9 +243,7 @@ def test_markers_hidden_a_while_are_looked_for_ever_more_seldom_yet_found_within
     find = calibrate.find_markers
     monkeypatch.setattr(scanning.calibrate, "find_markers",
                         lambda f: looks.append(1) or find(f))  # type: ignore[func-returns-value]
-    covered = frame.copy()
-    for corner in truth.calibration.corners[1:]:
-        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    covered = arms_over(frame, truth.calibration.corners[1:])
     covered, knocked = knock(covered, 1.0, 20, 10), knock(frame, 1.0, 20, 10)
 
     def moving(picture: np.ndarray, i: int) -> np.ndarray:  # a hand over the middle
@@ -265,9 +270,7 @@ def test_a_camera_knocked_while_two_markers_are_hidden_moves_with_the_two_it_see
     frame, truth = render(LAYOUT, random.Random(7), SceneOptions(capture=False))
     scanner = TableScanner(classifier=classifier)
     scanner.scan(frame)
-    covered = frame.copy()
-    for corner in truth.calibration.corners[2:]:
-        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    covered = arms_over(frame, truth.calibration.corners[2:])
     knocked = knock(frame, 2.0, 25, -15)
     reading = scanner.scan(knock(covered, 2.0, 25, -15))
     expected = calibrate.detect(knocked)
@@ -298,9 +301,7 @@ def test_a_calibration_moved_with_two_markers_is_refined_once_three_show(classif
     frame, truth = render(LAYOUT, random.Random(7), SceneOptions(capture=False))
     scanner = TableScanner(classifier=classifier)
     scanner.scan(frame)
-    covered = frame.copy()
-    for corner in truth.calibration.corners[2:]:
-        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    covered = arms_over(frame, truth.calibration.corners[2:])
     axis = (1.0, 0.5, 0.3)
     scanner.scan(turned(covered, axis, 2.0))
     knocked = turned(frame, axis, 2.0)
@@ -319,9 +320,7 @@ def test_two_markers_seen_in_place_leave_a_later_knock_counted(classifier) -> No
     scanner = TableScanner(classifier=classifier)
     scanner.scan(frame)
     held = scanner.calibration
-    covered = frame.copy()
-    for corner in truth.calibration.corners[2:]:
-        cv2.circle(covered, tuple(int(v) for v in corner), 70, (90, 120, 160), -1)
+    covered = arms_over(frame, truth.calibration.corners[2:])
     assert scanner.recalibrate(covered) and scanner.calibration == held
     assert scanner.recalibrate(knock(frame, 2.0, 25, -15)) and scanner.moves == 1
 
