@@ -4,19 +4,22 @@ concrete by what the camera reads, and kept only where the table changed to fit 
 from __future__ import annotations
 
 from engine.abilities.primitives import Moved
+from engine.automa import AutomaGain
 from engine.board import Location
 from engine.decisions import Decision, Kind
-from engine.events import Choose, Decline, Event, Lead, Scout
+from engine.events import Choose, Decline, Event, GainFrom, Lead, Place, Resolve, Scout
 from engine.state import GameState, Slot
 from engine.steps import Step
-from engine.tracking import Seen, TableView, Unread, view_of
+from engine.tracking import UNREAD, Seen, TableView, Unread, view_of
 from engine.tracking.options import (
+    MAX_BLIND_OPTIONS,
     candidates,
     covered_by_its_ability,
     is_blind,
     names_needed,
     waits_for_table,
 )
+from engine.tracking.view import DEEP_STACK
 
 J, M, L = Location.JUPITER, Location.MARS, Location.LUNA
 EMPTY = Seen(0)
@@ -33,6 +36,124 @@ def table(*stacks: list[str], options: tuple[Event, ...] = (), kind: Kind = Kind
 
 def view(*seen: Seen | Unread) -> TableView:
     return (seen[0], seen[1], seen[2], seen[3])
+
+
+# --- candidates: a deploy ---
+
+
+def test_a_deploy_is_named_by_the_new_top_unless_that_card_was_already_on_the_table() -> None:
+    state = table(["aja", "darrow"], ["eo"], [], [], options=(Lead(None, M),))
+    assert candidates(state, view(Seen(2, "darrow"), Seen(2, "sevro"), EMPTY, EMPTY)) == [
+        Lead("sevro", M)]
+    # darrow left Jupiter for Mars: moved there, not deployed.
+    assert candidates(state, view(Seen(1, "aja"), Seen(2, "darrow"), EMPTY, EMPTY)) == []
+    # Grown by two: a card nobody saw deployed may lie under sevro, still to be named.
+    assert candidates(state, view(Seen(2, "darrow"), Seen(3, "sevro"), EMPTY, EMPTY)) == [
+        Lead("sevro", M), Lead(None, M)]
+
+
+def test_an_empty_hand_skipping_its_deploy_is_tried_only_once_a_card_was_taken() -> None:
+    """The skip itself is invisible; the gain that follows shows as a stack that shrank."""
+    state = table(["aja"], ["eo", "nero"], [], [], options=(Lead(None, None),))
+    assert candidates(state, view_of(state)) == []
+    assert candidates(state, view(Seen(1, "aja"), Seen(1, "eo"), EMPTY, EMPTY)) == [
+        Lead(None, None)]
+    # The count reads two, but the covered eo on top means nero was taken.
+    assert candidates(state, view(Seen(1, "aja"), Seen(2, "eo"), EMPTY, EMPTY)) == [
+        Lead(None, None)]
+
+
+def test_a_deploy_where_the_camera_could_not_read_may_have_moved_its_card_elsewhere() -> None:
+    """A Musician deployed on Mars unseen, moved to Jupiter by her ability: Mars reads as
+    before. A card already on the table new on top elsewhere (darrow, from Luna to the
+    Institute) was only moved."""
+    state = table(["aja"], ["eo"], ["darrow"], [], options=(Lead(None, M),))
+    now = view(Seen(2, "musician"), Seen(1, "eo"), EMPTY, Seen(1, "darrow"))
+    assert candidates(state, now, unseen=frozenset({M})) == [
+        Lead(None, M),  # or gone by her own ability: only the table can name her
+        Lead("musician", M),
+    ]
+
+
+# --- candidates: a card placed ---
+
+
+def test_the_dies_card_carried_off_at_once_is_named_where_a_stack_grew_by_three() -> None:
+    """Placed on Mars, then Mars's two cards and it moved onto Jupiter (The Telemanuses):
+    one card more than a deploy and a count one off make."""
+    state = table(["aja"], ["eo", "nero"], [], [], options=(Place(M),))
+    carried = view(Seen(4, "sevro"), EMPTY, EMPTY, EMPTY)
+    assert candidates(state, carried) == [Place(M), Place(M, "sevro")]
+    assert candidates(state, view(Seen(3, "sevro"), EMPTY, EMPTY, EMPTY)) == [Place(M)]
+
+
+def test_a_placed_card_covered_at_once_unseen_is_tried_only_when_asked_for() -> None:
+    """The last resort (Tracker._covered_places): by default the top names the card."""
+    state = table([], ["eo"], [], [], options=(Place(M),))
+    now = view(EMPTY, Seen(3, "sevro"), EMPTY, EMPTY)
+    unseen = frozenset({M})
+    assert candidates(state, now, unseen=unseen) == [Place(M, "sevro")]
+    assert candidates(state, now, unseen=unseen, covered=True) == [Place(M, "sevro"), Place(M)]
+
+
+# --- candidates: what the camera cannot read or see ---
+
+
+def test_a_move_only_where_the_camera_cannot_read_is_never_inferred() -> None:
+    now = view(UNREAD, UNREAD, Seen(1, "x"), EMPTY)  # Jupiter and Mars unread
+    moves = (Moved(J, None), Moved(None, M), Moved(J, M), Moved(J, L), Moved(None, L))
+    state = table(["aja"], ["eo"], [], [], options=moves)
+    assert candidates(state, now) == [Moved(J, L, "x"), Moved(None, L, "x")]
+    gains = table(["aja"], ["eo"], ["x"], [], options=(AutomaGain(J), AutomaGain(L)))
+    assert candidates(gains, now) == [AutomaGain(L)]
+
+
+def test_where_the_camera_cannot_read_a_move_is_tried_only_when_made_wild() -> None:
+    """A wild location may have had cards taken as well as put."""
+    state = table(["aja"], ["eo"], ["x"], [], options=(GainFrom(M), GainFrom(L)))
+    now = view(Seen(1, "aja"), UNREAD, Seen(1, "x"), EMPTY)
+    assert candidates(state, now) == []
+    assert candidates(state, now, wild=frozenset({M})) == [GainFrom(M)]
+
+
+def test_a_forced_step_is_tried_even_where_the_table_shows_nothing_of_it_yet() -> None:
+    """What the table shows next tells whether it has happened."""
+    state = table([], ["eo", "nero"], [], [], options=(Choose(None, M, 0),))
+    assert candidates(state, view_of(state)) == [Choose(None, M, 0)]
+    two = table([], ["eo", "nero"], [], [], options=(Choose(None, M, 0), Choose(None, M, 1)))
+    assert candidates(two, view_of(two)) == []  # a real choice: only a change shows it
+
+
+def test_a_forced_step_is_kept_where_the_camera_could_not_read() -> None:
+    """Au Toma's step, made perhaps while the camera could not read there and undone
+    since: later views check it."""
+    automa = table(["aja"], ["eo"], [], [], options=(AutomaGain(M),))
+    assert candidates(automa, view(Seen(1, "aja"), UNREAD, EMPTY, EMPTY)) == [AutomaGain(M)]
+    gain = table(["aja"], ["eo"], [], [], options=(GainFrom(M),))
+    assert candidates(gain, view_of(gain)) == []
+    assert candidates(gain, view_of(gain), unseen=frozenset({M})) == [GainFrom(M)]
+
+
+def test_a_choice_nobody_sees_is_tried_only_with_few_options() -> None:
+    colours = tuple(Choose(f"colour {i}") for i in range(MAX_BLIND_OPTIONS + 1))
+    answers = tuple(Resolve(i) for i in range(MAX_BLIND_OPTIONS + 1))  # the finale's
+    for options in (colours, answers):
+        few = table([], [], [], [], options=options[:-1])
+        assert candidates(few, view_of(few)) == list(options[:-1])
+        many = table([], [], [], [], options=options)
+        assert candidates(many, view_of(many)) == []
+
+
+def test_a_card_new_on_a_deep_stack_was_put_there_whatever_the_count_reads() -> None:
+    """A stack of DEEP_STACK cards or more may read short: a card new on its top at the
+    same count may be a card more (turned over and placed there, say)."""
+    deep = [f"c{i}" for i in range(DEEP_STACK)]
+    state = table(deep, [], [], [], options=(Scout(), Lead(None, J)), kind=Kind.TURN)
+    assert candidates(state, view(Seen(DEEP_STACK, "sevro"), EMPTY, EMPTY, EMPTY)) == [
+        Scout(), Lead("sevro", J)]
+    shallower = table(deep[1:], [], [], [], options=(Scout(), Lead(None, J)), kind=Kind.TURN)
+    now = view(Seen(DEEP_STACK - 1, "sevro"), EMPTY, EMPTY, EMPTY)
+    assert candidates(shallower, now) == [Lead("sevro", J)]  # another top, not a card more
 
 
 # --- covered_by_its_ability ---
