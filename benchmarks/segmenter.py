@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -163,11 +164,13 @@ def main() -> int:
                         help="also N scenes whose top cards' art looks like strips")
     parser.add_argument("--blown-lamp", type=int, default=0, metavar="N",
                         help="also N scenes with a lamp's clipped reflection at one stack")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="another segmenter (.onnx) than the one the package ships")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
     global PROGRESS
     PROGRESS = Progress("segmenter", quiet=args.quiet)
-    path = default_segmenter_path()
+    path = args.model or default_segmenter_path()
     segmenter = Segmenter(path, threads=1)
     every: list[float] = []
     print(f"{path.name}: {path.stat().st_size / 1000:.0f} kB; {args.scenes} scenes per kind")

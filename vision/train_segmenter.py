@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -57,14 +58,23 @@ def _faces(
     return ("photo" if style == "invented" else style), faces
 
 
+@dataclass(frozen=True)
+class Mix:
+    """Shares of the scenes drawn unlike the rest: hands laid out for scoring, and stacks
+    whose top cards' art is other cards' top bands (art that looks like a cascade). At
+    0 nothing is drawn for them, so the scenes stay the ones earlier models learnt from."""
+
+    spreads: float = 0.0
+    banded: float = 0.0
+
+
 def scene(
-    index: int, photo_dir: Path, spreads: float = 0.0
+    index: int, photo_dir: Path, mix: Mix = Mix()
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Training example ``index``: the rectified view (BGR), its parts and its top edges.
-    Stacks at the four locations, or with chance ``spreads`` a hand laid out for scoring
-    (no draw at all when 0: the committed model's scenes stay the ones it learnt from)."""
+    Stacks at the four locations, or a hand laid out for scoring (see :class:`Mix`)."""
     rng = random.Random(TRAIN_SEED + index)
-    if spreads and rng.random() < spreads:
+    if mix.spreads and rng.random() < mix.spreads:
         return _spread(rng, photo_dir)
     deck = rng.sample(ALL_IDS, len(ALL_IDS))
     layout: dict[str, list[str]] = {}
@@ -76,6 +86,8 @@ def scene(
             stack[-1] = FOREIGN
         layout[loc] = stack
     style, faces = _faces(rng, photo_dir, [c for s in layout.values() for c in s])
+    if mix.banded and rng.random() < mix.banded:
+        _band_tops(rng, layout, style, faces, photo_dir)
     names = list(layout)
     hands = tuple(rng.sample(names, rng.choices((0, 1, 2), (0.55, 0.35, 0.1))[0]))
     spare = [n for n in names if n not in hands]
@@ -85,6 +97,19 @@ def scene(
     view = View(_jitter(truth.calibration, rng))
     parts, edges = label_maps(truth, view, STRIDE)
     return view.rectify(frame), parts, edges
+
+
+def _band_tops(rng: random.Random, layout: dict[str, list[str]], style: str,
+               faces: dict[str, np.ndarray], photo_dir: Path) -> None:
+    """Give every stack's top card art made of three other cards' top bands."""
+    for stack in layout.values():
+        if stack and stack[-1] not in (FACE_DOWN, FOREIGN):
+            top = stack[-1]
+            face = faces.get(top)
+            if face is None:
+                face = synth_cards.card_face(top, style, photo_dir)
+            others = [synth_cards.card_face(k, "photo", photo_dir) for k in rng.sample(ALL_IDS, 3)]
+            faces[top] = synth_cards.banded_face(face, others)
 
 
 def _spread(rng: random.Random, photo_dir: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -123,30 +148,30 @@ def _jitter(calibration: Calibration, rng: random.Random) -> Calibration:
     return Calibration(corners, calibration.width_mm, calibration.height_mm, "markers")
 
 
-def _chunk(args: tuple[int, int, str, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    start, count, photo_dir, spreads = args
+def _chunk(args: tuple[int, int, str, Mix]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    start, count, photo_dir, mix = args
     views, parts, edges = zip(
-        *(scene(i, Path(photo_dir), spreads) for i in range(start, start + count)), strict=True)
+        *(scene(i, Path(photo_dir), mix) for i in range(start, start + count)), strict=True)
     return np.stack(views), np.stack(parts), np.stack(edges)
 
 
 def dataset(
-    count: int, photo_dir: Path, cache: Path, workers: int = 2, spreads: float = 0.0,
+    count: int, photo_dir: Path, cache: Path, workers: int = 2, mix: Mix = Mix(),
     progress: Progress | None = None,
 ) -> dict[str, np.ndarray]:
     """``count`` examples, drawn once and kept in ``cache`` (an ``.npz``; name a new one
-    when ``spreads`` changes: the cache does not record it)."""
+    when ``mix`` changes: the cache does not record it)."""
     if cache.exists():
         with np.load(cache) as data:
             if len(data["views"]) >= count:
                 return {k: data[k][:count] for k in data.files}
     step = 50
-    jobs = [(s, min(step, count - s), str(photo_dir), spreads) for s in range(0, count, step)]
+    jobs = [(s, min(step, count - s), str(photo_dir), mix) for s in range(0, count, step)]
     shown = progress or Progress("train_segmenter", quiet=True)
     shown.stage("scenes", count)
     done = []
     with ProcessPoolExecutor(workers) as pool:
-        for (_start, size, _dir, _spreads), chunk in zip(jobs, pool.map(_chunk, jobs),
+        for (_start, size, _dir, _mix), chunk in zip(jobs, pool.map(_chunk, jobs),
                                                            strict=True):
             done.append(chunk)
             shown.advance(size)
@@ -201,14 +226,55 @@ def network():  # type: ignore[no-untyped-def]
     return Segmenter()
 
 
+def start_from(net, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Load an exported segmenter's weights into ``net`` to train it further.
+
+    The export folded every batch norm into the convolution before it, so the folded
+    weights go into the convolutions and each batch norm is set to pass its input
+    through; :func:`train` keeps them that way (frozen statistics) when it starts from a
+    model. The initialisers are in the network's own order, the head's named.
+    """
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    named = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    folded = sorted((k for k in named
+                     if k.startswith("onnx::Conv_") and k.rsplit("_", 1)[1].isdigit()),
+                    key=lambda k: int(k.rsplit("_", 1)[1]))
+    convs = [m for m in net.modules() if isinstance(m, torch.nn.Conv2d)][:-1]
+    if len(folded) != 2 * len(convs) or "inner.head.weight" not in named:
+        raise ValueError(f"{path} does not hold this network's weights")
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    with torch.no_grad():
+        for conv, norm, w, b in zip(convs, norms, folded[::2], folded[1::2], strict=True):
+            if tuple(conv.weight.shape) != named[w].shape:
+                raise ValueError(f"{path} does not hold this network's weights")
+            conv.weight.copy_(torch.tensor(named[w]))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.tensor(named[b]))
+            norm.running_mean.zero_()  # type: ignore[union-attr]
+            norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
+        net.head.weight.copy_(torch.tensor(named["inner.head.weight"]))
+        net.head.bias.copy_(torch.tensor(named["inner.head.bias"]))
+
+
 def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int,  # type: ignore[no-untyped-def]
-          progress: Progress | None = None):
+          progress: Progress | None = None, init: Path | None = None,
+          rate: float | None = None):
+    """Train from scratch, or from the model at ``init`` (by default at a third of the
+    rate)."""
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
     rng = random.Random(seed)
     net = network()
+    if init is not None:
+        start_from(net, init)
+    if rate is None:
+        rate = 3e-3 if init is None else 1e-3
     views = torch.from_numpy(data["views"]).permute(0, 3, 1, 2).contiguous()
     parts = torch.from_numpy(data["parts"]).long()
     edges = torch.from_numpy(data["edges"]).float()
@@ -217,9 +283,12 @@ def train(data: dict[str, np.ndarray], steps: int, batch: int, seed: int,  # typ
     weights = weights / weights.mean()
     ce = nn.CrossEntropyLoss(weight=weights)
     bce = nn.BCEWithLogitsLoss(pos_weight=torch.tensor(8.0))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    opt = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=rate, total_steps=steps)
     net.train()
+    if init is not None:  # the folded norms keep passing their input through
+        for norm in (m for m in net.modules() if isinstance(m, nn.BatchNorm2d)):
+            norm.eval()
     shown = progress or Progress("train_segmenter", quiet=True)
     for _step in shown.track(range(steps), "steps"):
         idx = torch.tensor(rng.sample(range(len(views)), batch))
@@ -271,21 +340,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=4000)
     parser.add_argument("--spreads", type=float, default=0.0,
                         help="share of scenes that are hands laid out for scoring")
+    parser.add_argument("--banded", type=float, default=0.0,
+                        help="share of scenes whose top cards' art is other cards' top bands")
+    parser.add_argument("--rate", type=float, default=None,
+                        help="the one-cycle's peak rate (default 3e-3, 1e-3 with --init)")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--photos", type=Path, default=synth_cards.default_photo_dir())
     parser.add_argument("--cache", type=Path, default=Path("build/segmenter/scenes.npz"))
     parser.add_argument("--out", type=Path, default=Path("build/segmenter/segmenter.onnx"))
+    parser.add_argument("--init", type=Path, default=None,
+                        help="an exported segmenter (.onnx) to train further, not from scratch")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)
     import torch
 
     torch.set_num_threads(args.workers)
     with Progress("train_segmenter", quiet=args.quiet) as progress:
-        data = dataset(args.scenes, args.photos, args.cache, args.workers, args.spreads,
-                       progress)
-        net = train(data, args.steps, args.batch, args.seed, progress)
+        data = dataset(args.scenes, args.photos, args.cache, args.workers,
+                       Mix(args.spreads, args.banded), progress)
+        net = train(data, args.steps, args.batch, args.seed, progress, args.init, args.rate)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     h, w = data["views"].shape[1:3]
     export(net, args.out, (w, h))

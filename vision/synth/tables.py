@@ -7,8 +7,9 @@ millimetres on the table and projected through the camera's homography, so persp
 acts on them as on the cards.
 
 ``KINDS`` are the kinds tuning and tests use; ``TRAINING`` adds kinds only the table
-segmenter trains on (a fine weave and a striped cloth), so the network meets more
-patterns than the figures are measured on; ``UNSEEN`` is kept out of everything that
+segmenter trains on (a fine weave, a striped cloth, veined marble, tiles, speckled
+granite and a printed tablecloth), so the network meets more patterns than the figures
+are measured on; ``UNSEEN`` is kept out of everything that
 trains or tunes (a pattern and colours none of the others has), so a figure measured on
 it says how the pipeline meets a table it never saw.
 """
@@ -22,7 +23,7 @@ import cv2
 import numpy as np
 
 KINDS = ("gingham", "planks", "playmat")
-TRAINING = (*KINDS, "weave", "stripes")
+TRAINING = (*KINDS, "weave", "stripes", "marble", "tiles", "granite", "tablecloth")
 UNSEEN = "terrazzo"
 PX_PER_MM = 2.0  # the texture's resolution on the table (a frame shows ~3 px/mm)
 REACH_MM = ((-400.0, 730.0), (-300.0, 620.0))  # the most of the plane a frame may show
@@ -34,7 +35,8 @@ def draw(kind: str, hom: np.ndarray, size: tuple[int, int], rng: random.Random) 
     :raises ValueError: for an unknown kind.
     """
     painters = {"gingham": gingham, "planks": planks, "playmat": playmat, "weave": weave,
-                "stripes": stripes, UNSEEN: terrazzo}
+                "stripes": stripes, "marble": marble, "tiles": tiles, "granite": granite,
+                "tablecloth": tablecloth, UNSEEN: terrazzo}
     if kind not in painters:
         raise ValueError(f"unknown table kind {kind!r}: one of {', '.join(painters)}")
     (x0, x1), (y0, y1) = _seen(hom, size)
@@ -225,3 +227,106 @@ def stripes(shape: tuple[int, int], origin: tuple[float, float], rng: random.Ran
     img *= (1 + 0.06 * _smooth_noise(shape, 80 * PX_PER_MM, nrng))[:, :, None]
     img += nrng.normal(0, 4, (*shape, 1)).astype(np.float32)
     return np.clip(cv2.GaussianBlur(img, (0, 0), 0.6), 0, 255).astype(np.uint8)
+
+
+def marble(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """Veined stone: a pale or dark ground crossed by thin wandering veins, some faint."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    dark = rng.random() < 0.3
+    ground = np.array([rng.randint(25, 70) if dark else rng.randint(190, 240)] * 3, np.float32)
+    ground += nrng.uniform(-10, 10, 3).astype(np.float32)
+    vein = np.array([rng.randint(150, 230) if dark else rng.randint(60, 150)] * 3, np.float32)
+    vein += nrng.uniform(-20, 20, 3).astype(np.float32)
+    u, _v = _coords(shape, origin, math.radians(rng.uniform(0, 180)))
+    share = np.zeros(shape, np.float32)
+    for _ in range(rng.randint(2, 4)):
+        # A vein is where a turbulent phase crosses a whole number: thin, forked, wandering.
+        turb = (_smooth_noise(shape, rng.uniform(60, 160) * PX_PER_MM, nrng) * rng.uniform(0.6, 1.6)
+                + _smooth_noise(shape, rng.uniform(8, 20) * PX_PER_MM, nrng) * 0.15)
+        phase = u / rng.uniform(120, 300) + turb
+        width = rng.uniform(0.02, 0.08)
+        line = np.clip(1 - np.abs(phase - np.round(phase)) / width, 0, 1)
+        share = np.maximum(share, line * rng.uniform(0.4, 1.0))
+    img = ground + (vein - ground) * share[:, :, None]
+    img *= (1 + 0.05 * _smooth_noise(shape, 30 * PX_PER_MM, nrng))[:, :, None]
+    img += nrng.normal(0, 2, (*shape, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def tiles(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """Square glazed tiles, each a little its own shade, set in lines of grout."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    u, v = _coords(shape, origin, math.radians(rng.uniform(-5, 5)))
+    size = rng.uniform(50, 200)
+    cu, cv = np.floor(u / size).astype(np.int32), np.floor(v / size).astype(np.int32)
+    base = np.array([rng.randint(40, 235) for _ in range(3)], np.float32)
+    shade = (1 + 0.06 * np.sin(cu * 12.9898 + cv * 78.233) * rng.uniform(0.5, 1.5))
+    img = base * shade[:, :, None].astype(np.float32)
+    img *= (1 + 0.03 * _smooth_noise(shape, 20 * PX_PER_MM, nrng))[:, :, None]
+    grout = np.array([rng.randint(90, 220)] * 3, np.float32)
+    gw = rng.uniform(1.5, 5.0)
+    edge = np.minimum(np.minimum(u % size, size - u % size), np.minimum(v % size, size - v % size))
+    img[edge < gw / 2] = grout
+    img += nrng.normal(0, 3, (*shape, 1)).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 0.6), 0, 255).astype(np.uint8)
+
+
+def granite(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random) -> np.ndarray:
+    """Polished granite: a fine grain of dark, light and coloured crystals, 0.5-2 mm."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    tones = [np.array([rng.randint(10, 250) for _ in range(3)], np.float32)
+             for _ in range(rng.randint(2, 4))]
+    weights = nrng.dirichlet(np.ones(len(tones)))
+    # Crystals: a coarse random field at about a millimetre, thresholded into grains.
+    coarse = nrng.random((max(2, shape[0] // 2), max(2, shape[1] // 2))).astype(np.float32)
+    field = cv2.resize(coarse, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
+    edges = np.cumsum(weights)
+    grains = np.empty((*shape, 3), np.float32)
+    low = 0.0
+    for tone, high in zip(tones, edges, strict=True):
+        grains[(field >= low) & (field <= high + 1e-6)] = tone
+        low = float(high)
+    img: np.ndarray = cv2.GaussianBlur(grains, (0, 0), rng.uniform(0.5, 1.2))
+    img *= (1 + 0.05 * _smooth_noise(shape, 60 * PX_PER_MM, nrng))[:, :, None]
+    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
+    return out
+
+
+def tablecloth(shape: tuple[int, int], origin: tuple[float, float], rng: random.Random
+               ) -> np.ndarray:
+    """A printed tablecloth: a repeated motif (a flower of round petals, a leaf, a dot)
+    in two or three colours over a plain ground, set on a loose grid."""
+    nrng = np.random.default_rng(rng.randrange(1 << 30))
+    ground = np.array([rng.randint(120, 245) for _ in range(3)], np.float32)
+    img = np.empty((*shape, 3), np.float32)
+    img[:] = ground
+    inks = [tuple(float(c) for c in (rng.randint(10, 230) for _ in range(3)))
+            for _ in range(rng.randint(2, 3))]
+    pitch = rng.uniform(25, 70) * PX_PER_MM
+    size = pitch * rng.uniform(0.15, 0.35)
+    for gy in np.arange(-pitch, shape[0] + pitch, pitch):
+        for gx in np.arange(-pitch, shape[1] + pitch, pitch):
+            cx = gx + (pitch / 2 if int(gy / pitch) % 2 else 0) + rng.uniform(-0.1, 0.1) * pitch
+            cy = gy + rng.uniform(-0.1, 0.1) * pitch
+            _motif(img, (cx, cy), size, inks, rng)
+    img *= (1 + 0.06 * _smooth_noise(shape, 80 * PX_PER_MM, nrng))[:, :, None]
+    img += nrng.normal(0, 4, (*shape, 1)).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), 0.7), 0, 255).astype(np.uint8)
+
+
+def _motif(img: np.ndarray, centre: tuple[float, float], size: float,
+           inks: list[tuple[float, ...]], rng: random.Random) -> None:
+    """One printed flower (petals round a heart) or a leaf, at ``centre``."""
+    cx, cy = centre
+    if rng.random() < 0.7:
+        petals = rng.randint(4, 7)
+        turn = rng.uniform(0, 2 * math.pi)
+        for k in range(petals):
+            a = turn + 2 * math.pi * k / petals
+            petal = (int(cx + size * 0.6 * math.cos(a)), int(cy + size * 0.6 * math.sin(a)))
+            cv2.circle(img, petal, max(1, int(size * 0.45)), inks[0], -1, cv2.LINE_AA)
+        cv2.circle(img, (int(cx), int(cy)), max(1, int(size * 0.35)), inks[1], -1, cv2.LINE_AA)
+    else:
+        axes = (max(1, int(size)), max(1, int(size * 0.4)))
+        cv2.ellipse(img, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, inks[-1], -1,
+                    cv2.LINE_AA)
