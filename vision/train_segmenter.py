@@ -61,11 +61,13 @@ def _faces(
 @dataclass(frozen=True)
 class Mix:
     """Shares of the scenes drawn unlike the rest: hands laid out for scoring, and stacks
-    whose top cards' art is other cards' top bands (art that looks like a cascade). At
-    0 nothing is drawn for them, so the scenes stay the ones earlier models learnt from."""
+    whose top cards' art is other cards' top bands (art that looks like a cascade); and
+    whether the tables include :data:`vision.synth.tables.MORE`. By default nothing is
+    drawn for them, so the scenes stay the ones the committed model learnt from."""
 
     spreads: float = 0.0
     banded: float = 0.0
+    more_tables: bool = False
 
 
 def scene(
@@ -92,7 +94,8 @@ def scene(
     hands = tuple(rng.sample(names, rng.choices((0, 1, 2), (0.55, 0.35, 0.1))[0]))
     spare = [n for n in names if n not in hands]
     objects = tuple(rng.sample(spare, 1)) if rng.random() < 0.08 else ()
-    options = _options(rng, style, faces, photo_dir, hands=hands, objects=objects)
+    options = _options(rng, style, faces, photo_dir, mix.more_tables, hands=hands,
+                       objects=objects)
     frame, truth = render(layout, rng, options)
     view = View(_jitter(truth.calibration, rng))
     parts, edges = label_maps(truth, view, STRIDE)
@@ -126,14 +129,15 @@ def _spread(rng: random.Random, photo_dir: Path) -> tuple[np.ndarray, np.ndarray
 
 def _options(
     rng: random.Random, style: str, faces: dict[str, np.ndarray], photo_dir: Path,
-    **covers: tuple[str, ...],
+    more_tables: bool = False, **covers: tuple[str, ...],
 ) -> SceneOptions:
     """A scene's table, camera, lamp, shadows and glare, drawn wide."""
     lamp = ((rng.uniform(0, 328), rng.uniform(0, 230), rng.uniform(15, 45))
             if rng.random() < 0.15 else None)
+    kinds = TABLE_KINDS + tables.MORE if more_tables else TABLE_KINDS
     return SceneOptions(
         style=style, photo_dir=photo_dir, glare=0.6, faces=faces or None,
-        table=rng.choice(TABLE_KINDS), wide=rng.random() < 0.12, lamp=lamp,
+        table=rng.choice(kinds), wide=rng.random() < 0.12, lamp=lamp,
         any_pose=rng.random() < 0.85, soft_shadows=rng.random() < 0.7,
         glares=rng.choice((1, 1, 2, 3)), **covers,  # type: ignore[arg-type]
     )
@@ -342,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of scenes that are hands laid out for scoring")
     parser.add_argument("--banded", type=float, default=0.0,
                         help="share of scenes whose top cards' art is other cards' top bands")
+    parser.add_argument("--more-tables", action="store_true",
+                        help="draw the tables of vision.synth.tables.MORE too")
     parser.add_argument("--rate", type=float, default=None,
                         help="the one-cycle's peak rate (default 3e-3, 1e-3 with --init)")
     parser.add_argument("--batch", type=int, default=16)
@@ -359,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.workers)
     with Progress("train_segmenter", quiet=args.quiet) as progress:
         data = dataset(args.scenes, args.photos, args.cache, args.workers,
-                       Mix(args.spreads, args.banded), progress)
+                       Mix(args.spreads, args.banded, args.more_tables), progress)
         net = train(data, args.steps, args.batch, args.seed, progress, args.init, args.rate)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     h, w = data["views"].shape[1:3]

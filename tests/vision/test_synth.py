@@ -79,7 +79,7 @@ def test_people_push_a_long_stack_together_to_keep_it_in_reach() -> None:
     assert np.allclose(short, again) and (steps > 9.0).all()
 
 
-@pytest.mark.parametrize("kind", [*tables.TRAINING, tables.UNSEEN])
+@pytest.mark.parametrize("kind", [*tables.TRAINING, *tables.MORE, tables.UNSEEN])
 def test_table_kinds_are_drawn_on_the_tables_plane(kind: str) -> None:
     """The same seed draws the same table; a steeper camera shows its pattern shrunk
     with distance (the far rows of a check or a plank need more of them per pixel)."""
