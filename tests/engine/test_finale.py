@@ -469,3 +469,131 @@ def test_online_gambler_blind_counts_the_chance_of_each_card_among_seven() -> No
     gains = sum(scorer.total(finale.apply(table, red.with_revealed([c])), 0) - now
                 for c in keep if CARDS[c].color is Color.RED)
     assert gains > 0 and red.value == now + 0.5 * gains
+
+
+def test_asking_for_an_ability_that_is_not_waiting_says_which() -> None:
+    """A player picks the order of their own abilities only: asking for another is
+    refused, and the refusal names the ability asked for."""
+    f = begin(Table(seats=(Seat("A", ("auctioneer",)), Seat("B", ("banker",)))))
+    with pytest.raises(FinaleError, match=r"^banker is not waiting to be resolved now$"):
+        decision(f, ability="banker")
+
+
+def test_the_prompt_names_the_player_and_the_ability() -> None:
+    """The question the players see says whose ability it is and which: the card's
+    name, or House Ceres' banish after every ability."""
+    f = begin(Table(seats=(Seat("Ann", ("auctioneer",), house=House.CERES),)))
+    d = decision(f)
+    assert d is not None and d.prompt == "Ann: Auctioneer"
+    d = decision(resolve(f, d.options[0]))
+    assert d is not None and d.prompt == "Ann: House Ceres' banish"
+
+
+def test_ceres_offers_to_banish_each_card_in_hand_by_name() -> None:
+    """House Ceres banishes 1 card from hand: one option per card (once per name),
+    each naming the card."""
+    d = decision(begin(Table(seats=(Seat("A", ("eo", "judge", "eo"), house=House.CERES),))))
+    assert sorted(labels(d)) == ["House Ceres: banish Eo", "House Ceres: banish Judge"]
+
+
+def test_options_are_ranked_by_the_settings_given() -> None:
+    """The options are ranked by the totals scoring gives under the table's settings.
+    Pathologist scores 25 with 10 banished cards and 10 with 9: Dr. Virany taking Eo
+    back loses 15 for Eo's 10 if the pile is counted after the end-of-game abilities,
+    and nothing if it is counted as it was when they began (ruling 2)."""
+    pile = ("eo", "aja", "nero", "ceo", "judge", "quicksilver", "octavia", "pelus",
+            "virga", "matteo")
+    table = Table(seats=(Seat("A", ("dr-virany", "pathologist")),), banished=pile)
+    assert labels(decision(begin(table)))[0] == "Dr. Virany: gain nothing"
+    before = Rulings(banished_counted_after_finale=False)
+    assert labels(decision(begin(table), before))[0] == "Dr. Virany: gain Eo"
+
+
+def test_an_option_worth_a_fraction_of_a_point_ranks_above_one_worth_nothing() -> None:
+    """Best first also when an option leads to a total of exactly 0. Online Gambler's
+    hand scores 0 (7, The Jackal 10 − 30 with Octavia, Octavia 30 − 30, Matteo 13); no
+    White is left unseen, so naming White is worth 0, while the one Blue unseen, Pelus
+    (5), has a 7-in-95 chance of being turned over."""
+    hand = ("online-gambler", "the-jackal", "octavia", "matteo")
+    gone = tuple(c for c in CARDS if CARDS[c].color is Color.WHITE
+                 or (CARDS[c].color is Color.BLUE and c != "pelus"))
+    d = _only(Table(seats=(Seat("A", hand),), banished=gone))
+    value = {o.color: o.value for o in d.options}
+    assert value[Color.WHITE] == 0 and value[Color.BLUE] == pytest.approx(5 * 7 / 95)
+    colors = [o.color for o in d.options]
+    assert colors.index(Color.BLUE) < colors.index(Color.WHITE)
+
+
+def test_an_option_still_waiting_for_the_deck_card_is_refused_with_its_label() -> None:
+    """Hacker with an unknown deck cannot be applied until the table says which card
+    was turned over; the refusal names the option and what it needs."""
+    table = Table(seats=(Seat("A", ("hacker",)),))
+    blind = _only(table).options[0]
+    with pytest.raises(FinaleError, match=r"^Hacker: reveal the top card of the deck: the "
+                                          r"revealed deck card\(s\) are needed first$"):
+        resolve(begin(table), blind)
+
+
+def test_a_banish_from_hand_fails_once_the_card_has_left_the_hand() -> None:
+    """An option that banishes a card from hand, applied to a table where the hand no
+    longer holds it, is refused with the card and the player named."""
+    table = Table(seats=(Seat("A", ("hypnotist", "octavia")),), deck=("eo",))
+    option = _only(table).options[0]
+    gone = table.with_seat(0, Seat("A", ("hypnotist",)))
+    with pytest.raises(FinaleError, match=r"^Hypnotist: banish Octavia, gain the deck's top "
+                                          r"card: octavia is not in A's hand$"):
+        finale.apply(gone, option)
+
+
+def test_a_gain_from_the_banished_pile_fails_once_the_card_has_left_it() -> None:
+    """Surgeon's option names a banished Gold: applied to a table whose pile no longer
+    holds it, it is refused with the card named."""
+    table = Table(seats=(Seat("A", ("surgeon",)),), banished=("nero",))
+    option = _only(table).options[0]
+    with pytest.raises(FinaleError, match=r"^Surgeon: gain Nero: nero is not banished$"):
+        finale.apply(replace(table, banished=()), option)
+
+
+def test_psychologist_refuses_a_drawn_card_that_is_not_banished() -> None:
+    """The card drawn at random, as the table reports it, must come from the banished
+    pile; another is refused with the card named."""
+    table = Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                  banished=("ceo", "nero"))
+    option = _only(table).options[0]
+    with pytest.raises(FinaleError, match=r"^Psychologist: gain a random banished card: "
+                                          r"aja is not banished$"):
+        resolve(begin(table), replace(option, gain=("aja",)))
+
+
+def test_applying_psychologist_draws_from_the_random_source_given() -> None:
+    """Applying Psychologist's option straight to a table draws the card from the
+    random source given, as resolving it does."""
+    table = Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                  banished=("ceo", "nero"))
+    option = _only(table).options[0]
+    after = finale.apply(table, option, random.Random(3))
+    resolved = resolve(begin(table), option, random.Random(3)).table
+    assert after.seats[0].hand == resolved.seats[0].hand
+    drawn = after.seats[0].hand[1]
+    assert drawn in ("ceo", "nero") and after.banished == tuple(
+        c for c in ("ceo", "nero") if c != drawn)
+
+
+def test_only_hacker_scores_the_revealed_card_as_points() -> None:
+    """Hacker gains points equal to the revealed card's core value; Hypnotist and Online
+    Gambler gain the cards they turn over into the hand instead, which score as cards,
+    with no end-of-game points besides."""
+    table = Table(seats=(Seat("A", ("hypnotist", "octavia")), Seat("B", ("online-gambler",))),
+                  deck=("ceo", "eo", "aja"))
+    after, _ = resolve_all(table, rng=random.Random(0))
+    assert "ceo" in after.seats[0].hand and "eo" in after.seats[1].hand
+    assert [s.extra_points for s in after.seats] == [0, 0]
+
+
+def test_psychologist_is_valued_as_the_mean_over_the_banished_cards() -> None:
+    """Psychologist's card is random: the option's value is the mean of the totals
+    after gaining each banished card (Ceo 12 and Nero 25 on top of the 20 of
+    Psychologist)."""
+    table = Table(seats=(Seat("A", ("psychologist",)), Seat("B", ("eo",))),
+                  banished=("ceo", "nero"))
+    assert _only(table).options[0].value == (32 + 45) / 2
