@@ -121,6 +121,16 @@ def test_counts_off_are_added_up_for_every_view_but_the_last() -> None:
     assert node.consume((short, short), 0).seen == 0
 
 
+def test_counts_off_add_to_those_before_them_not_replace_them() -> None:
+    # Each view but the last adds its own: one stack misread in two views is two cards
+    # off, and a position that came off already keeps what it had (see least_off).
+    short = seen(START[0], [*START[1], "morning-star"][1:], START[2], START[3])
+    node = node_after(LEAD)
+    assert node.consume((short, short, short), 2).off == 2
+    assert Node(node.state, node.seq, 0, 0, off=3).consume((short, short), 2).off == 4
+    assert Node(node.state, node.seq, 0, 0, off=3).consume((LED, LED), 2).off == 3
+
+
 def test_the_answer_needing_fewest_cards_miscounted_wins_then_the_shortest() -> None:
     state = start()
     three = apply(state, SetLocation(M, ("eo", "quietus", "nero")))
