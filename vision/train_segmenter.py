@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import onnx
+from onnx import numpy_helper
 
 from engine.cards import ALL_IDS
 from vision.calibrate import Calibration
@@ -238,9 +240,7 @@ def start_from(net, path: Path) -> None:  # type: ignore[no-untyped-def]
     through; :func:`train` keeps them that way (frozen statistics) when it starts from a
     model. The initialisers are in the network's own order, the head's named.
     """
-    import onnx
     import torch
-    from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
     named = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
@@ -258,8 +258,8 @@ def start_from(net, path: Path) -> None:  # type: ignore[no-untyped-def]
             conv.weight.copy_(torch.tensor(named[w]))
             norm.weight.fill_(1.0)
             norm.bias.copy_(torch.tensor(named[b]))
-            norm.running_mean.zero_()  # type: ignore[union-attr]
-            norm.running_var.fill_(1.0 - norm.eps)  # type: ignore[union-attr]
+            norm.reset_running_stats()  # mean 0, variance 1: with no epsilon, the identity
+            norm.eps = 0.0
         net.head.weight.copy_(torch.tensor(named["inner.head.weight"]))
         net.head.bias.copy_(torch.tensor(named["inner.head.bias"]))
 
