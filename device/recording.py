@@ -48,7 +48,7 @@ from engine.events import Event, Setup, from_dict, to_dict
 from engine.game import Game
 from engine.tracking import LOCATION, Seen
 from engine.tracking.replay import horizons
-from engine.tracking.script import Oracle, Script, script_from_json, script_to_json
+from engine.tracking.script import Oracle, Script, TakeBack, script_from_json, script_to_json
 from vision.still import Picture, PictureError
 
 FORMAT = 2  # 2: game.json gained events, rng, vision and model; the timeline, notes
@@ -515,6 +515,10 @@ def answer_for_table(table: Oracle, svc: Service, tracking: TableTracking,
         if event is None:
             return
         outcome.table_answers += 1
+        if isinstance(event, TakeBack):  # "that is not what happened": UNDO
+            for _ in range(len(svc.game.log) - event.length):
+                _call(svc, Undo(source="replay"), outcome)
+            continue
         refused = len(outcome.refused)
         _call(svc, Play(event, source="replay"), outcome)
         if len(outcome.refused) > refused:

@@ -109,7 +109,7 @@ class Follower(Protocol):
     def on_question(self, service: Service, command: AnswerQuestion) -> Update: ...
 
     def on_played(self, service: Service, played: Update) -> Update | None:
-        """After an answer from a phone or a button."""
+        """After an answer from a phone or a button, or an UNDO."""
 # Scores of a finished game for the archive (None when they cannot be computed).
 Scorer = Callable[[GameState], Any]
 
@@ -323,7 +323,11 @@ class Service:
         if isinstance(command, Press):
             return self._press(command)
         if isinstance(command, Undo):
-            return self._undo_command(command.source)
+            update = self._undo_command(command.source)
+            # What the camera sees is explained again without the move taken back (the
+            # tracker never reads it again from there: "that is not what happened").
+            after = self.follower.on_played(self, update) if self.follower is not None else None
+            return after or update
         if isinstance(command, NewGame):
             return self._new_game(command)
         if isinstance(command, CameraChanges):

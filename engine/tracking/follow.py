@@ -182,6 +182,16 @@ class Follow:
         self._play(event, Source.TABLE)
         return self.recheck()
 
+    def take_back(self, length: int) -> Verdict:
+        """The table took the game back to ``length`` events (UNDO: "that is not what
+        happened"); the latest view is explained again without what was taken back."""
+        if not 1 <= length <= len(self.game.log):
+            raise IllegalActionError(f"cannot take the game back to {length} events",
+                                     rule="undo")
+        while len(self.game.log) > length:
+            self.game.undo()
+        return self.recheck()
+
     def recheck(self) -> Verdict:
         """Explain the latest view again (the table answered something meanwhile)."""
         self.catch_up()

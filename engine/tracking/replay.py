@@ -30,6 +30,7 @@ from engine.tracking.script import (
     Moment,
     Oracle,
     Script,
+    TakeBack,
     layout_of,
     same_knowledge,
     same_layout,
@@ -181,6 +182,9 @@ def _settle(follow: Follow, oracle: Oracle, report: Report, table: Layout | None
         event = oracle.decide(follow.game, asked=follow.tracker.waits_for_table(follow.game))
         if event is None:
             return
+        if isinstance(event, TakeBack):
+            follow.take_back(event.length)
+            continue
         try:
             follow.on_event(event)
         except IllegalActionError as exc:  # the tracked game went astray; report it

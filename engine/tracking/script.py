@@ -239,6 +239,16 @@ def _finish(truth: Game, bots: Sequence[Bot], table: random.Random) -> None:
 # --- the people at the table during a replay ------------------------------------------
 
 
+@dataclass(frozen=True)
+class TakeBack:
+    """The table's answer "that is not what happened": the tracked game has a player
+    deploy a card they never put down this turn and waits on its ability (the camera
+    cannot tell one card from another under a hand, or two turns from one across a gap
+    in the frames). People press UNDO until the game holds ``length`` events again."""
+
+    length: int
+
+
 class Oracle:
     """Answers what only the table knows, truthfully, from the script's truth.
 
@@ -256,12 +266,17 @@ class Oracle:
         self.cursor = 1  # truth log position up to which the table has decided
         self.used: set[int] = set()  # truth answers already given
         self.turns_at = [_turns(state) for state in self.states]  # turns completed
+        self.taken_back: set[tuple[int, Event]] = set()  # each wrong deploy refused once
+        # (turns completed, card) of each deploy in a reading the table picked: theirs
+        # now, never taken back (see _never_deployed).
+        self.agreed: set[tuple[int, str]] = set()
 
     def advance(self, truth_len: int) -> None:
         self.cursor = max(self.cursor, truth_len)
 
-    def decide(self, game: Game, *, asked: bool = False) -> Event | None:
-        """The table's answer to the tracked game's pending decision, if it is theirs.
+    def decide(self, game: Game, *, asked: bool = False) -> Event | TakeBack | None:
+        """The table's answer to the tracked game's pending decision, if it is theirs;
+        :class:`TakeBack` when the decision belongs to a card the player never deployed.
 
         ``asked``: the companion put the decision to the table (its camera cannot
         settle it), so they answer it whatever it is.
@@ -281,6 +296,9 @@ class Oracle:
             return self._name_slot(game, decision)
         found = self._truth_answer(game, decision)
         if found is None:
+            wrong = self._never_deployed(game)
+            if wrong is not None and decision.kind is not Kind.BLOCK:
+                return wrong
             # A question the truth never asked, because it knew the answer: the player
             # holds no such card (a block, The Howlers), so they decline.
             return Decline() if Decline() in decision.options else None
@@ -289,6 +307,24 @@ class Oracle:
             return None  # the camera will see it happen
         self.used.add(index)
         return event
+
+    def _never_deployed(self, game: Game) -> TakeBack | None:
+        """The tracked turn's latest deploy, if the truth's same turn never made it
+        (once each: what the tracker reads next is its own)."""
+        turns = _turns(game.state)
+        first, last = (bisect_left(self.turns_at, n) for n in (turns, turns + 1))
+        deployed = {e.card for e in self.script.truth[first:last] if isinstance(e, Lead)}
+        for i in range(len(game.log) - 1, 0, -1):
+            if _turns(game.states[i]) != turns:
+                return None  # the turn deployed nothing yet
+            event = game.log[i]
+            if isinstance(event, Lead) and event.card is not None:
+                if event.card in deployed or (i, event) in self.taken_back or (
+                        (turns, event.card) in self.agreed):
+                    return None
+                self.taken_back.add((i, event))
+                return TakeBack(i)
+        return None
 
     def _seen(self, index: int, event: Event) -> bool:
         """Could a camera see the truth's answer happen? A card moved within its own
@@ -382,6 +418,20 @@ class Oracle:
         return seen_of_stack(layout[location.pos])
 
     def answer(self, game: Game, question: Question, anchor: GameState) -> int:
+        """The reading that leads where the truth went (else "the camera is wrong"); the
+        table stands by the deploys in it (see :meth:`pick`)."""
+        index = self.pick(question, anchor)
+        reading, state = question.readings[index], anchor
+        for event in reading.events if reading.from_anchor else ():
+            if isinstance(event, Lead) and event.card is not None:
+                self.agreed.add((_turns(state), event.card))
+            try:
+                state = apply(state, event)
+            except ValueError:
+                break
+        return index
+
+    def pick(self, question: Question, anchor: GameState) -> int:
         """The reading that leads where the truth went (else "the camera is wrong").
 
         Where the table looks the same either way (which covered card was taken), what

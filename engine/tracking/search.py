@@ -57,7 +57,8 @@ class Search:
     def __init__(self, budget: int, evidence: tuple[TableView | Button, ...], last: TableView,
                  first: TableView, slack: int, wild: frozenset[Location] = frozenset(),
                  shown: frozenset[str] | None = None, covered: bool = False,
-                 unread_before: frozenset[Location] = frozenset()) -> None:
+                 unread_before: frozenset[Location] = frozenset(),
+                 refuted: tuple[tuple[GameState, Event], ...] = ()) -> None:
         self.budget = budget
         self.covered = covered  # see candidates
         self.slack = slack  # see DEPTH_SLACK
@@ -67,6 +68,7 @@ class Search:
         # before it began (see Tracker._unread_before)
         self.unseen = unsure_in(evidence) | unread_before
         self.evidence = evidence
+        self.refuted = refuted  # moves the table took back, with where: never tried again
         self.last = last
         self.first = first
         self.best = 1 << 30
@@ -103,6 +105,8 @@ class Search:
                                 self.unseen, self.covered):
             if self.budget <= 0:
                 break
+            if any(event == moved and node.state == where for where, moved in self.refuted):
+                continue
             if isinstance(event, Lead) and event.card is None:
                 # A deploy the engine cannot play until the card is named: where its
                 # ability covered it unseen (covered_by_its_ability), the way on waits

@@ -78,6 +78,10 @@ from engine.tracking.view import (
     without_halfway_views,
 )
 
+# Refuted moves kept (see Tracker._taken_back): the table takes back a wrong reading
+# now and then, and a position long gone never comes back.
+REFUTED_KEPT = 8
+
 
 @dataclass
 class Tracker:
@@ -125,6 +129,9 @@ class Tracker:
     _rest: list[TableView | Button] = field(default_factory=list)
     _left: int | None = None  # the work left for the view being explained (see work)
     exhausted: bool = False  # the latest search ran out of budget before it was done
+    # Moves the table took back (see _taken_back), each with the position it was played
+    # from: never tried from there again.
+    refuted: list[tuple[GameState, Event]] = field(default_factory=list)
     _offer: list[tuple[Event, ...]] = field(default_factory=list)  # readings found so far
     _near: list[tuple[Event, ...]] = field(default_factory=list)  # or the nearest misses
 
@@ -291,6 +298,8 @@ class Tracker:
         The latest view stays: it is still what the table looks like, and the new
         position may now explain it.
         """
+        if self._taken_back(game):
+            return
         if self.anchor > len(game.log) or _answered(game, self.anchor) != len(self.played):
             views: list[TableView | Button] = [e for e in self.evidence
                                                if not isinstance(e, Button)]
@@ -300,6 +309,23 @@ class Tracker:
             # explained, in order, after the latest view if none of it is a view.
             self.evidence = after if any(not isinstance(e, Button) for e in after) else (
                 views[-1:] + after)
+
+    def _taken_back(self, game: Game) -> bool:
+        """Did the table take back some of the tracker's own events since the anchor
+        (UNDO: "that is not what happened")? Then the first of them is refuted: it is
+        never inferred again from where it was played, else the same views would put it
+        straight back. The evidence stands, to be explained again without it."""
+        if self.anchor > len(game.log):
+            return False
+        kept = [e for i, e in enumerate(game.log[self.anchor:], self.anchor)
+                if not _by_chance(game.states, i)]
+        if len(kept) >= len(self.played) or kept != self.played[:len(kept)]:
+            return False  # nothing taken back, or the table played something itself
+        self.refuted = [*self.refuted[-(REFUTED_KEPT - 1):],
+                        (game.state, self.played[len(kept)])]
+        self.played = kept
+        self.question = None
+        return True
 
     def waits_for_table(self, game: Game) -> bool:
         """Is the game's open decision one the tracker left for the table to answer?"""
@@ -743,7 +769,7 @@ class Tracker:
                 raise _Spent
             budget = self._left
         search = Search(budget, evidence, last_view, view_of(start), slack, wild, shown,
-                        covered, self._unread_before)
+                        covered, self._unread_before, tuple(self.refuted))
         level = [Node(start, (), 0, turns_taken(start)).consume(evidence, slack)]
         found: list[Node] = []
         while level and search.budget > 0:

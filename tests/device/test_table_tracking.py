@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from device.journal import Journal
-from device.service import AnswerQuestion, CameraChanges, Play, Press, Service
+from device.service import AnswerQuestion, CameraChanges, Play, Press, Service, Undo
 from device.tracking import TableTracking
 from engine.board import House, Location
-from engine.events import DrawFromDeck, GainFrom, Lead, SeatSpec
+from engine.events import DrawFromDeck, GainFrom, Lead, Place, Scout, SeatSpec
 from engine.game import Game
 from engine.setup import tracked_game
 
@@ -56,6 +56,17 @@ def test_camera_changes_become_lead_and_gain(service: Service) -> None:
     see(service, START[0][:1], [*START[1], "morning-star"], START[2], START[3])
     assert service.game.log[-1] == GainFrom(Location.JUPITER)
     assert service.snapshot().state.players[0].fleet == 1
+
+
+def test_undo_of_a_camera_reading_explains_the_table_again_without_it(service: Service) -> None:
+    # Ann put Morning Star on Mars; the companion read a deploy and the table took it
+    # back with UNDO on the page ("that is not what happened"). The same view must not
+    # put it straight back: the next reading is played at once (a Scout that placed it).
+    see(service, START[0], [*START[1], "morning-star"], START[2], START[3])
+    before = len(service.game.log) - 1
+    assert service.game.log[-1] == Lead("morning-star", Location.MARS)
+    service.call(Undo())
+    assert list(service.game.log[before:]) == [Scout(), Place(Location.MARS, "morning-star")]
 
 
 def test_a_covered_location_changes_nothing(service: Service) -> None:

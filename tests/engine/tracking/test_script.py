@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from engine.board import Location
-from engine.events import DrawFromDeck, Lead, Place
+from engine.events import Decline, DrawFromDeck, Lead, Place
 from engine.game import Game
 from engine.state import Phase
 from engine.tracking import Button, TableView
 from engine.tracking.follow import Follow
 from engine.tracking.replay import Drift, hiding, perfect_camera, replay_script
-from engine.tracking.script import Moment, Oracle, layout_of, write_script
+from engine.tracking.script import Moment, Oracle, TakeBack, layout_of, write_script
 
 
 def test_every_layout_is_the_table_after_its_event_in_order() -> None:
@@ -44,6 +44,31 @@ def test_the_oracle_leaves_what_the_camera_sees_to_the_camera() -> None:
     oracle = Oracle(script)
     oracle.advance(len(script.truth))
     assert game.state.pending is not None and oracle.decide(game) is None  # a Lead or Scout
+
+
+def test_the_oracle_takes_back_a_deploy_the_player_never_made_once() -> None:
+    """Four players, seed 9: P3 opens with Timony. A tracked game that reads Tactus
+    there instead waits on Tactus's steal; people do not decline a card nobody played,
+    they take the deploy back (UNDO), and only once: what the tracker reads next is
+    its own to explain."""
+    script = write_script(4, seed=9)
+    assert script.truth[1] == Lead("timony", Location.JUPITER)
+    oracle = Oracle(script)
+    oracle.advance(3)
+    game = Game(script.tracked_setup, rng=script.companion_rng())
+    game.play(Lead("tactus", Location.MARS))
+    assert game.state.pending is not None and game.state.pending.then.card == "tactus"
+    assert oracle.decide(game) == TakeBack(1)
+    assert oracle.decide(game) == Decline()
+
+
+def test_the_oracle_never_takes_back_the_deploy_the_player_made() -> None:
+    script = write_script(4, seed=9)
+    oracle = Oracle(script)
+    oracle.advance(3)
+    game = Game(script.tracked_setup, rng=script.companion_rng())
+    game.play(script.truth[1])  # Timony, as played: the gain is the camera's to see
+    assert oracle.decide(game) is None
 
 
 def test_the_oracle_tells_which_card_was_deployed_where_two_readings_swap_them() -> None:

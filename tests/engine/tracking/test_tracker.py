@@ -10,6 +10,7 @@ import pytest
 from engine.abilities.primitives import Moved
 from engine.board import House, Location
 from engine.decisions import Kind
+from engine.errors import IllegalActionError
 from engine.events import (
     Block,
     Choose,
@@ -564,6 +565,40 @@ def test_an_undo_at_the_table_past_the_settled_point_explains_the_view_again() -
     verdict = follow.on_view(after)
     assert verdict.play == (GainFrom(J),)
     assert follow.game.state.current == 1
+
+
+def test_a_move_the_table_takes_back_is_never_read_again_from_where_it_was_played() -> None:
+    # Ann's card on Mars was read as her deploy; the table took it back (UNDO: "that is
+    # not what happened"). Explained again, the same view gives the next reading (a Scout
+    # that placed it), not the deploy again.
+    follow = table()
+    view = seen(START[0], START[1] + ["morning-star"], START[2], START[3])
+    follow.on_view(view)
+    before = len(follow.game.log) - 1
+    assert follow.game.log[-1] == Lead("morning-star", M)
+    verdict = follow.take_back(before)
+    assert verdict.play == (Scout(), Place(M, "morning-star"))
+    assert follow.tracker.refuted == [(follow.game.states[before], Lead("morning-star", M))]
+
+
+def test_a_take_back_to_no_game_or_past_the_log_is_refused_and_changes_nothing() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    log = list(follow.game.log)
+    for length in (0, len(log) + 1):
+        with pytest.raises(IllegalActionError, match="cannot take the game back"):
+            follow.take_back(length)
+        assert list(follow.game.log) == log
+
+
+def test_an_undo_of_the_tables_own_answer_refutes_nothing() -> None:
+    # Only the tracker's own readings are refuted by an undo: an answer the table gave
+    # (here a gain answered on the phone) is simply taken back, as UNDO always did.
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    follow.on_event(GainFrom(L))
+    follow.take_back(len(follow.game.log) - 1)
+    assert follow.tracker.refuted == []
 
 
 def test_a_view_whose_work_runs_out_with_a_location_unread_waits_to_ask_there() -> None:
