@@ -10,9 +10,10 @@ from test_tracker import START, J, L, M, seen, table
 from engine.events import DrawFromDeck, GainFrom, Identify, Lead, SetLocation
 from engine.rules import apply
 from engine.state import GameState, Slot
-from engine.tracking import BACK, UNREAD, Button, Seen, TableView, view_of
+from engine.tracking import BACK, UNREAD, Button, Seen, TableView, mismatch, view_of
 from engine.tracking.search import (
     Node,
+    Search,
     awaits_die,
     dedupe,
     least_off,
@@ -189,6 +190,109 @@ def test_a_view_of_other_than_the_four_locations_is_refused_not_read_as_far_as_i
         unknown.named(cast(TableView, view[:3]))
 
 
+# Ann's view once she deployed Morning Star to Mars, the stack read one card deeper than
+# it is: with slack, a count off that the top card explains.
+DEEP = seen(START[0], [*START[1], "lorn", "morning-star"], START[2], START[3])
+
+
+def search(evidence: tuple[TableView | Button, ...], slack: int = 0,
+           budget: int = 10_000) -> Search:
+    views = [e for e in evidence if not isinstance(e, Button)]
+    return Search(budget, evidence, views[-1], view_of(start()), slack)
+
+
+def test_nothing_is_tried_once_the_budget_is_spent() -> None:
+    spent = search((LED,), budget=0)
+    assert spent.expand(Node(start(), (), 0, 0)) == [] and spent.budget == 0
+    one = search((LED,), budget=1)
+    assert [c.seq for c in one.expand(Node(start(), (), 0, 0))] == [(LEAD,)]
+    assert one.budget == 0
+
+
+def test_a_choice_counts_only_where_the_child_explains_no_further_evidence() -> None:
+    closed, branches = search((LED, GAINED)).close([Node(start(), (), 0, 0)])
+    assert [n.seq for n in closed] == [()]
+    choices = {n.seq: (n.seen, n.choices) for n in branches}
+    assert choices[(LEAD,)] == (1, 0)  # the camera saw it: no choice made blindly
+    assert len(choices) > 1 and all(c == (0, 1) for seq, c in choices.items() if seq != (LEAD,))
+
+
+def test_the_nearest_misses_are_every_move_at_the_least_distance_from_the_last_view() -> None:
+    far = seen(START[0][:1], [*START[1], "morning-star"], START[2][:1], START[3])
+    s = search((far,))
+    children = s.expand(Node(start(), (), 0, 0))
+    distances = {c.seq: mismatch(c.state, far) for c in children}
+    assert len(distances) > 1 and distances[(LEAD,)] == min(distances.values()) > 0
+    assert s.best == distances[(LEAD,)] and s.nearest == [(LEAD,)]
+    # at the same distance all are kept, in the order tried; a nearer one replaces them
+    s._remember(Node(start(), (), 0, 0))
+    assert s.nearest == [(LEAD,)]  # farther: left out
+    led = node_after(LEAD)
+    s._remember(led)
+    s._remember(Node(led.state, (LEAD, LEAD), 0, 0))
+    assert s.nearest == [(LEAD,), (LEAD,), (LEAD, LEAD)]
+    s._remember(node_after(LEAD, GainFrom(J)))  # Jupiter's top gone too
+    assert s.best < distances[(LEAD,)] and s.nearest == [(LEAD, GainFrom(J))]
+
+
+def test_the_nearest_misses_and_the_next_view_take_a_count_off_with_slack() -> None:
+    s = search((DEEP,), slack=2)
+    s.expand(Node(start(), (), 0, 0))
+    assert s.best == 0 and s.nearest == [(LEAD,)]
+    assert search((DEEP,), slack=2)._off_next(node_after(LEAD)) == 0
+    assert search((DEEP,))._off_next(node_after(LEAD)) == 1
+
+
+def test_the_best_stops_explain_the_most_shortest_first_then_longer_ones_nearer_the_next_view(
+) -> None:
+    s = search((LED, GAINED))
+    assert s.best_stops() == []
+    gained = played_out(start(), (LEAD, GainFrom(J)))
+    two, three = (LEAD, GainFrom(J)), (LEAD, GainFrom(J), LEAD)
+    s.gone = [Node(start(), (GainFrom(L),), 1, 0)]
+    assert s.best_stops() == [(GainFrom(L),)]  # only where no stop waits
+    s.stops = [
+        Node(gained, (), 0, 0),  # nearest and shortest, but explains less
+        Node(start(), (LEAD,), 1, 0),
+        Node(start(), (GainFrom(J),), 1, 0),
+        Node(start(), (LEAD,), 1, 0),
+        Node(start(), three, 1, 0),  # longer, and no nearer GAINED
+        Node(gained, two, 1, 0),  # longer, but at GAINED
+    ]
+    assert s._off_next(s.stops[1]) > 0 == s._off_next(s.stops[-1])
+    assert s.best_stops() == [(LEAD,), (GainFrom(J),), two]
+    # the bar is the nearest of the shortest: a longer one must come nearer still
+    s.stops[2] = Node(played_out(start(), (LEAD,)), (GainFrom(J),), 1, 0)
+    assert 0 < s._off_next(s.stops[2]) < s._off_next(s.stops[4])
+    s.stops[-1] = Node(played_out(start(), (LEAD,)), two, 1, 0)
+    assert s.best_stops() == [(LEAD,), (GainFrom(J),)]
+
+
+def test_a_move_carries_on_what_its_position_had_counted_and_chosen() -> None:
+    children = search((GAINED,)).expand(Node(start(), (), 0, 5, 2, 3))
+    assert len(children) > 1
+    assert all((c.seen, c.turns, c.choices, c.off) == (0, 5, 2, 3) for c in children)
+
+
+def test_a_die_to_roll_is_waited_at_on_the_way_from_the_view_last_explained_to_the_next(
+) -> None:
+    drawn = node_after(LEAD, DrawFromDeck())
+    # Morning Star on Mars replaced by Quietus: the way runs from LED, not from the start
+    swapped = seen(START[0], [*START[1], "quietus"], START[2], START[3])
+    s = search((LED, swapped))
+    assert s._stops_at(Node(drawn.state, drawn.seq, 1, 0), True)
+    assert not s._stops_at(Node(drawn.state, drawn.seq, 2, 0), False)  # all explained
+    assert not search((swapped,))._stops_at(Node(drawn.state, drawn.seq, 0, 0), True)
+
+
+def test_a_die_to_roll_is_waited_at_with_the_counts_off_the_slack_allows() -> None:
+    drawn = node_after(LEAD, DrawFromDeck())
+    deep_gained = seen(START[0][:1], [*START[1], "lorn", "morning-star"], START[2], START[3])
+    node = Node(drawn.state, drawn.seq, 1, 0)
+    assert search((DEEP, deep_gained), slack=2)._stops_at(node, True)
+    assert not search((DEEP, deep_gained))._stops_at(node, True)
+
+
 # Mutants of engine/tracking/search.py no test kills, named with why (issue 33 item 4):
 # * least_off 5 (``1 if shortest`` for ``0 if shortest``): with ``shortest`` every
 #   sequence scores the same constant, whichever it is, so the length alone decides.
@@ -199,3 +303,9 @@ def test_a_view_of_other_than_the_four_locations_is_refused_not_read_as_far_as_i
 #   the next player's turn decision, and "end your turn" is asked for only as the gain
 #   step is about to run (no such position in 55 random two- and four-player games and
 #   6 random solo games, checked after every event).
+# * Search.__init__ 1 (``covered=True`` as the default): Tracker.search, its one
+#   caller, passes every argument.
+# * Search.__init__ 16, 17 (``self.best = 2 << 30`` or ``1 << 31``): any bar above
+#   every distance will do, and a distance counts cards and tops on four stacks.
+# * Search.best_stops 17 (``len(n.seq) >= shortest``): a sequence of the shortest
+#   length is never nearer than the bar, the least of those very sequences.
