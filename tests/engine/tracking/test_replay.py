@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from engine.board import LOCATIONS, Location
-from engine.events import Event
+from engine.events import Event, Lead
 from engine.game import Game
 from engine.state import GameState
 from engine.tracking import COVERED_CARD, LOCATION, TableView, Tracker, Unread
@@ -26,7 +26,7 @@ from engine.tracking.replay import (
     replay_script,
     turn_rows,
 )
-from engine.tracking.script import Moment, Oracle, Script, write_script
+from engine.tracking.script import Moment, Oracle, Script, TakeBack, write_script
 from engine.wording import event_text
 
 
@@ -152,6 +152,29 @@ class _Insisting(Oracle):
 
     def decide(self, game: Game, *, asked: bool = False) -> Event | None:
         return self.event
+
+
+class _Answering(Oracle):
+    """A table that gives these answers to whatever is decided next, then none."""
+
+    def __init__(self, script: Script, *answers: Event | TakeBack) -> None:
+        super().__init__(script)
+        self.answers = iter(answers)
+
+    def decide(self, game: Game, *, asked: bool = False) -> Event | TakeBack | None:
+        return next(self.answers, None)
+
+
+def test_a_deploy_the_table_takes_back_is_undone_and_the_table_goes_on_answering() -> None:
+    # Four players, seed 9: P3 opens with Timony, read as Tactus; the table takes the
+    # deploy back (UNDO), then deploys Timony as played.
+    script = write_script(4, seed=9)
+    follow = Follow(Game(script.tracked_setup, rng=script.companion_rng()))
+    follow.on_event(Lead("tactus", Location.MARS))
+    timony = Lead("timony", Location.JUPITER)
+    report = Report()
+    _settle(follow, _Answering(script, TakeBack(1), timony), report)
+    assert list(follow.game.log[1:]) == [timony] and report.problems == []
 
 
 def test_an_answer_the_tracked_game_refuses_is_reported_not_raised() -> None:
