@@ -41,6 +41,8 @@ from engine.tracking import (
     mismatch,
     view_of,
 )
+from engine.tracking.question import location_question
+from engine.tracking.tracker import REFUTED_KEPT
 from engine.tracking.view import strips_agree
 
 J, M, L, INST = Location.JUPITER, Location.MARS, Location.LUNA, Location.INSTITUTE
@@ -579,6 +581,34 @@ def test_a_move_the_table_takes_back_is_never_read_again_from_where_it_was_playe
     verdict = follow.take_back(before)
     assert verdict.play == (Scout(), Place(M, "morning-star"))
     assert follow.tracker.refuted == [(follow.game.states[before], Lead("morning-star", M))]
+
+
+def test_a_take_back_keeps_the_settled_point_and_the_views_and_withdraws_the_question(
+) -> None:
+    # What the tracker read is taken back, not what it saw: the views since the settled
+    # point are explained again from there (a frame gap among them still counts), and a
+    # question it had open about them is withdrawn.
+    follow = table()
+    view = seen(START[0], START[1] + ["morning-star"], START[2], START[3])
+    follow.on_view(view)
+    tracker = follow.tracker
+    anchor = tracker.anchor
+    tracker.question = location_question(L)
+    follow.game.undo()  # the table's UNDO, before anything explains the view again
+    assert tracker._taken_back(follow.game)
+    assert (tracker.anchor, tracker.evidence, tracker.played) == (anchor, [view], [])
+    assert tracker.question is None
+
+
+def test_only_the_latest_refuted_moves_are_kept() -> None:
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    old = [(follow.game.states[0], Lead(f"card-{k}", M)) for k in range(REFUTED_KEPT)]
+    follow.tracker.refuted = list(old)
+    before = len(follow.game.log) - 1
+    follow.take_back(before)
+    assert follow.tracker.refuted == [*old[1:],
+                                      (follow.game.states[before], Lead("morning-star", M))]
 
 
 def test_a_take_back_to_no_game_or_past_the_log_is_refused_and_changes_nothing() -> None:
