@@ -296,8 +296,9 @@ class Oracle:
             return self._name_slot(game, decision)
         found = self._truth_answer(game, decision)
         if found is None:
-            wrong = self._never_deployed(game)
-            if wrong is not None and decision.kind is not Kind.BLOCK:
+            # (A block is asked of the others, not of whoever deployed: never theirs.)
+            wrong = None if decision.kind is Kind.BLOCK else self._never_deployed(game)
+            if wrong is not None:
                 return wrong
             # A question the truth never asked, because it knew the answer: the player
             # holds no such card (a block, The Howlers), so they decline.

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from engine.board import Location
+from engine.decisions import Kind
 from engine.events import Decline, DrawFromDeck, Lead, Place
 from engine.game import Game
+from engine.narration import Phrasing, Reading
 from engine.state import Phase
-from engine.tracking import Button, TableView
+from engine.tracking import UNEXPECTED, Button, Question, TableView
 from engine.tracking.follow import Follow
 from engine.tracking.replay import Drift, hiding, perfect_camera, replay_script
 from engine.tracking.script import Moment, Oracle, TakeBack, layout_of, write_script
@@ -59,6 +61,35 @@ def test_the_oracle_takes_back_a_deploy_the_player_never_made_once() -> None:
     game.play(Lead("tactus", Location.MARS))
     assert game.state.pending is not None and game.state.pending.then.card == "tactus"
     assert oracle.decide(game) == TakeBack(1)
+    assert oracle.decide(game) == Decline()
+
+
+def test_a_block_asked_of_the_others_leaves_the_deploy_to_be_taken_back_later() -> None:
+    # Tactus's steal aimed at P4, who may block it: the block is declined (nobody holds
+    # one), and the deploy nobody made is still there to take back afterwards.
+    script = write_script(4, seed=9)
+    oracle = Oracle(script)
+    oracle.advance(3)
+    game = Game(script.tracked_setup, rng=script.companion_rng())
+    game.play(Lead("tactus", Location.MARS))
+    assert game.state.pending is not None
+    game.play(game.state.pending.options[0])
+    assert game.state.pending is not None and game.state.pending.kind is Kind.BLOCK
+    assert oracle.decide(game) == Decline()
+    assert oracle.taken_back == set()
+
+
+def test_the_oracle_stands_by_a_deploy_in_a_reading_it_picked() -> None:
+    # The table picked "P3 deployed Tactus" among the readings of a question: what
+    # Tactus then asks is theirs to answer, never taken back.
+    script = write_script(4, seed=9)
+    oracle = Oracle(script)
+    oracle.advance(3)
+    game = Game(script.tracked_setup, rng=script.companion_rng())
+    tactus = Lead("tactus", Location.MARS)
+    asked = Phrasing(UNEXPECTED, (Reading((tactus,)),), game.state.current)
+    assert oracle.answer(game, Question(asked, game.state), game.state) == 0
+    game.play(tactus)
     assert oracle.decide(game) == Decline()
 
 
