@@ -11,7 +11,7 @@ from engine.state import Phase
 from engine.tracking import UNEXPECTED, Button, Question, TableView
 from engine.tracking.follow import Follow
 from engine.tracking.replay import Drift, hiding, perfect_camera, replay_script
-from engine.tracking.script import Moment, Oracle, TakeBack, layout_of, write_script
+from engine.tracking.script import Moment, Oracle, Script, TakeBack, layout_of, write_script
 
 
 def test_every_layout_is_the_table_after_its_event_in_order() -> None:
@@ -48,16 +48,22 @@ def test_the_oracle_leaves_what_the_camera_sees_to_the_camera() -> None:
     assert game.state.pending is not None and oracle.decide(game) is None  # a Lead or Scout
 
 
+def _opening() -> tuple[Script, Oracle, Game]:
+    """Four players, seed 9, before P3's opening deploy (Timony): the truth, its table
+    having decided that deploy, and the tracked game."""
+    script = write_script(4, seed=9)
+    oracle = Oracle(script)
+    oracle.advance(3)
+    return script, oracle, Game(script.tracked_setup, rng=script.companion_rng())
+
+
 def test_the_oracle_takes_back_a_deploy_the_player_never_made_once() -> None:
     """Four players, seed 9: P3 opens with Timony. A tracked game that reads Tactus
     there instead waits on Tactus's steal; people do not decline a card nobody played,
     they take the deploy back (UNDO), and only once: what the tracker reads next is
     its own to explain."""
-    script = write_script(4, seed=9)
+    script, oracle, game = _opening()
     assert script.truth[1] == Lead("timony", Location.JUPITER)
-    oracle = Oracle(script)
-    oracle.advance(3)
-    game = Game(script.tracked_setup, rng=script.companion_rng())
     game.play(Lead("tactus", Location.MARS))
     assert game.state.pending is not None and game.state.pending.then.card == "tactus"
     assert oracle.decide(game) == TakeBack(1)
@@ -67,10 +73,7 @@ def test_the_oracle_takes_back_a_deploy_the_player_never_made_once() -> None:
 def test_a_block_asked_of_the_others_leaves_the_deploy_to_be_taken_back_later() -> None:
     # Tactus's steal aimed at P4, who may block it: the block is declined (nobody holds
     # one), and the deploy nobody made is still there to take back afterwards.
-    script = write_script(4, seed=9)
-    oracle = Oracle(script)
-    oracle.advance(3)
-    game = Game(script.tracked_setup, rng=script.companion_rng())
+    _, oracle, game = _opening()
     game.play(Lead("tactus", Location.MARS))
     assert game.state.pending is not None
     game.play(game.state.pending.options[0])
@@ -82,10 +85,7 @@ def test_a_block_asked_of_the_others_leaves_the_deploy_to_be_taken_back_later() 
 def test_the_oracle_stands_by_a_deploy_in_a_reading_it_picked() -> None:
     # The table picked "P3 deployed Tactus" among the readings of a question: what
     # Tactus then asks is theirs to answer, never taken back.
-    script = write_script(4, seed=9)
-    oracle = Oracle(script)
-    oracle.advance(3)
-    game = Game(script.tracked_setup, rng=script.companion_rng())
+    _, oracle, game = _opening()
     tactus = Lead("tactus", Location.MARS)
     asked = Phrasing(UNEXPECTED, (Reading((tactus,)),), game.state.current)
     assert oracle.answer(game, Question(asked, game.state), game.state) == 0
@@ -94,10 +94,7 @@ def test_the_oracle_stands_by_a_deploy_in_a_reading_it_picked() -> None:
 
 
 def test_the_oracle_never_takes_back_the_deploy_the_player_made() -> None:
-    script = write_script(4, seed=9)
-    oracle = Oracle(script)
-    oracle.advance(3)
-    game = Game(script.tracked_setup, rng=script.companion_rng())
+    script, oracle, game = _opening()
     game.play(script.truth[1])  # Timony, as played: the gain is the camera's to see
     assert oracle.decide(game) is None
 
