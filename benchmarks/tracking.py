@@ -81,6 +81,7 @@ from engine.tracking.replay import (
     Perceive,
     Report,
     hiding,
+    miscounting,
     perfect_camera,
     random_stretches,
     replay_script,
@@ -184,7 +185,7 @@ def perceiver(script: Script, seed: int, args: argparse.Namespace) -> Perceive:
         return recording(through_vision(seed, args.table, args.lamp), path)
     if args.camera:
         return through_vision(seed, args.table, args.lamp)
-    camera = (miscounting(args.miscount, seed) if args.miscount else
+    camera = (miscounting(args.miscount, random.Random(seed)) if args.miscount else
               strip_camera if args.strips else perfect_camera)
     if args.empty_unread:
         camera = empty_unread(camera)
@@ -266,22 +267,6 @@ def recorded(path: Path) -> Perceive:
                      under=None if s.get("under") is None else tuple(s["under"]))
                 for s in view]
         return counting_unread(lambda _: tuple(seen))(moment)  # type: ignore[arg-type,return-value]
-
-    return perceive
-
-
-def miscounting(rate: float, seed: int) -> Perceive:
-    """A perfect camera that, in ``rate`` of its views, reads one named stack's count one
-    card off (seeded)."""
-    rng = random.Random(seed)
-
-    def perceive(moment: Moment):  # type: ignore[no-untyped-def]
-        view = perfect_camera(moment)
-        named = [i for i, s in enumerate(view or ()) if s.top and s.depth > 1]
-        if view is None or not named or rng.random() >= rate:
-            return view
-        i, off = rng.choice(named), rng.choice((-1, 1))
-        return tuple(replace(s, depth=s.depth + off) if k == i else s for k, s in enumerate(view))
 
     return perceive
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.board import LOCATIONS, Location
 from engine.endgame import final_table
@@ -37,7 +37,7 @@ from engine.tracking.script import (
     view_of_layout,
 )
 from engine.tracking.tracker import Tracker
-from engine.tracking.view import TableView, Unread
+from engine.tracking.view import Seen, TableView, Unread
 from engine.wording import event_text
 
 Perceive = Callable[[Moment], "TableView | None"]
@@ -90,6 +90,27 @@ def perfect_camera(moment: Moment) -> TableView | None:
 def strip_camera(moment: Moment) -> TableView | None:
     """A perfect camera that also names every face-up covered card by its strip."""
     return view_of_layout(moment.layout, strips=True) if moment.layout is not None else None
+
+
+def miscounting(rate: float, rng: random.Random, camera: Perceive = perfect_camera) -> Perceive:
+    """``camera``, reading one stack's count one card off (deeper or shallower) in
+    ``rate`` of its views: a stack whose top it names and that holds more than one card,
+    the camera path's usual misreading."""
+
+    def perceive_miscounting(moment: Moment) -> TableView | None:
+        view = camera(moment)
+        if view is None:
+            return None
+        named = [(i, s) for i, s in enumerate(view)
+                 if isinstance(s, Seen) and s.top and s.depth > 1]
+        if not named or rng.random() >= rate:
+            return view
+        (i, there), off = rng.choice(named), rng.choice((-1, 1))
+        seen = list(view)
+        seen[i] = replace(there, depth=there.depth + off)
+        return (seen[0], seen[1], seen[2], seen[3])
+
+    return perceive_miscounting
 
 
 def replay_script(script: Script, perceive: Perceive = perfect_camera,
