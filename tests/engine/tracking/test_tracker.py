@@ -142,6 +142,23 @@ def test_answering_ignore_keeps_the_game_and_correct_fixes_it() -> None:
     assert "nero" in follow.game.state.banished
 
 
+def test_a_change_nobody_expected_later_on_is_put_to_the_player_whose_turn_it_is() -> None:
+    # Ann's turn is done (deploy, gain); Luna's top card then goes with nothing to explain
+    # it. The question is Bo's, told with its prompt, and "correct it" sets Luna alone
+    # (the fixes come from the game as it stands, Ann's gain included).
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))
+    follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]))
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2][:1],
+                                  START[3]))
+    question = verdict.question
+    assert question is not None and question.kind == "unexpected"
+    assert question.ask.player == 1 == follow.game.state.current
+    assert verdict.text == question.prompt
+    fix = next(r for r in question.readings if r.answer.name == "CORRECT")
+    assert fix.events == (SetLocation(L, ("aja",), (False,)),)
+
+
 def test_a_misplaced_card_that_is_moved_is_asked_about_with_the_true_move_offered() -> None:
     follow = table()
     follow.on_view(seen(START[0], START[1] + ["morning-star"], START[2], START[3]))  # oops, Mars
@@ -210,6 +227,77 @@ def test_a_block_window_inside_a_change_never_seen_is_offered_not_passed() -> No
     state = follow.game.state
     assert state.sovereign == 0 and "justice" in state.banished
     assert state.top(M).card == "fitchner" and state.pending.kind is Kind.GAIN
+
+
+def test_a_view_caught_half_way_through_a_turn_need_not_be_explained_on_its_own() -> None:
+    # Ann takes Jupiter's top card a moment before her card lands on Mars, and the camera
+    # settles on that moment: no order of legal moves passes through it (the gain comes
+    # after the deploy), so it is asked about. The next view shows the turn done: the
+    # view half-way between the two is dropped, and the deploy and gain are played.
+    follow = table()
+    early = follow.on_view(seen(START[0][:1], START[1], START[2], START[3]))
+    assert early.question is not None and early.question.kind == "unexpected"
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]))
+    assert verdict.play == (Lead("morning-star", M), GainFrom(J))
+    assert verdict.question is None and follow.tracker.question is None
+
+
+def test_a_view_dropped_as_half_way_must_still_be_shown_by_the_reading() -> None:
+    # Mars seen with Aja on top (Aja lies on Luna: no move puts her there), two cards
+    # later Morning Star and Quietus. The first view lies "on the way" by its counts, but
+    # a reading that drops it must still have had Aja on Mars somewhere: none does, so
+    # nothing is played and the table is asked.
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["aja"], START[2], START[3]))
+    before = len(follow.game.log)
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star", "quietus"],
+                                  START[2], START[3]))
+    assert verdict.play == () and len(follow.game.log) == before
+    assert verdict.question is not None and verdict.question.kind == "unexpected"
+
+
+def _covered_card_question() -> tuple[Follow, Verdict]:
+    """Stained on Mars, then Mars a card less: which covered card left is asked."""
+    follow = table()
+    follow.on_view(seen(START[0], [*START[1], "stained"], START[2], START[3]))
+    return follow, follow.on_view(seen(START[0], ["nero", "stained"], START[2], START[3]))
+
+
+def test_a_question_says_where_and_whose_and_the_verdict_carries_its_prompt() -> None:
+    follow, verdict = _covered_card_question()
+    question = verdict.question
+    assert question is not None and question.kind == COVERED_CARD
+    assert question.location is M and question.ask.player == 0  # Ann's Stained, on Mars
+    assert verdict.text == question.prompt != ""
+
+
+def test_an_answer_past_the_readings_is_refused_and_the_question_stays_open() -> None:
+    follow, verdict = _covered_card_question()
+    question = verdict.question
+    assert question is not None
+    log = list(follow.game.log)
+    with pytest.raises(IllegalActionError) as refused:
+        follow.tracker.answer(follow.game, len(question.readings))
+    assert str(refused.value) == "no such answer to the open question [tracker]"
+    assert refused.value.rule == "tracker"
+    assert follow.tracker.question is question and list(follow.game.log) == log
+
+
+def test_an_answer_is_told_in_the_words_of_the_reading_picked() -> None:
+    follow, verdict = _covered_card_question()
+    question = verdict.question
+    assert question is not None
+    eo = next(i for i, r in enumerate(question.readings) if r.events[-1].value == "eo")
+    picked = follow.tracker.answer(follow.game, eo)
+    assert picked.text == question.texts()[eo] and follow.tracker.question is None
+    # "The camera is wrong: ignore it" is told too, and plays nothing.
+    follow = table()
+    asked = follow.on_view(seen(START[0], START[1][:1], START[2], START[3])).question
+    assert asked is not None
+    ignore = next(i for i, t in enumerate(asked.texts()) if "ignore" in t)
+    told = follow.tracker.answer(follow.game, ignore)
+    assert told == Verdict(play=(), text=asked.texts()[ignore])
+    assert follow.tracker.question is None
 
 
 def test_views_that_match_the_game_change_nothing() -> None:
