@@ -264,7 +264,7 @@ def _covered_card_question() -> tuple[Follow, Verdict]:
 
 
 def test_a_question_says_where_and_whose_and_the_verdict_carries_its_prompt() -> None:
-    follow, verdict = _covered_card_question()
+    _follow, verdict = _covered_card_question()
     question = verdict.question
     assert question is not None and question.kind == COVERED_CARD
     assert question.location is M and question.ask.player == 0  # Ann's Stained, on Mars
