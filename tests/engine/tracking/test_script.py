@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.board import Location
 from engine.decisions import Kind
-from engine.events import Decline, DrawFromDeck, Lead, Place
+from engine.events import Choose, Decline, DrawFromDeck, Lead, Place
 from engine.game import Game
 from engine.narration import Phrasing, Reading
 from engine.state import Phase
@@ -68,6 +68,20 @@ def test_the_oracle_takes_back_a_deploy_the_player_never_made_once() -> None:
     assert game.state.pending is not None and game.state.pending.then.card == "tactus"
     assert oracle.decide(game) == TakeBack(1)
     assert oracle.decide(game) == Decline()
+
+
+def test_the_deploy_is_found_however_many_steps_its_ability_took_since() -> None:
+    # Tactus read in Timony's stead, its steal carried through (a seat, the block
+    # declined, the stolen card named): the deploy, four events back, is still the one
+    # taken back.
+    _, oracle, game = _opening()
+    game.play(Lead("tactus", Location.MARS))
+    assert game.state.pending is not None
+    game.play(game.state.pending.options[0])
+    game.play(Decline())
+    game.play(Choose("quietus"))
+    assert len(game.log) == 5 and game.state.pending is not None
+    assert oracle.decide(game) == TakeBack(1)
 
 
 def test_a_block_asked_of_the_others_leaves_the_deploy_to_be_taken_back_later() -> None:
