@@ -300,6 +300,19 @@ def test_an_answer_is_told_in_the_words_of_the_reading_picked() -> None:
     assert follow.tracker.question is None
 
 
+def test_a_choice_nobody_sees_is_left_to_the_table_though_declining_it_fits() -> None:
+    # Dancer: "If you have 2 or more other Reds, reveal them to gain 2 more Helium." Ann's
+    # hand is unknown: declining explains the view (Dancer on Mars, then her gain) as
+    # well as revealing, and the shortest way is no evidence of which. The tracker plays
+    # the deploy and waits for the table at the reveal.
+    follow = table()
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["dancer"], START[2], START[3]))
+    assert verdict.play == (Lead("dancer", M),) and verdict.then is Then.WAIT
+    pending = follow.game.state.pending
+    assert pending is not None and pending.then.card == "dancer"
+    assert follow.tracker.waits_for_table(follow.game)
+
+
 def test_views_that_match_the_game_change_nothing() -> None:
     follow = table()
     verdict = follow.on_view(view_of(follow.game.state))
@@ -732,3 +745,24 @@ def test_a_view_whose_work_runs_out_with_a_location_unread_waits_to_ask_there() 
     verdict = follow.on_view(unread(view, L))
     assert verdict.question is None and verdict.play == ()
     assert follow.tracker.blind == {L}
+
+
+@pytest.mark.parametrize(("evidence", "left"), [
+    # DIE pressed before the camera saw the deploy: that press is the roll's; the next
+    # player's card and their own DIE are left for after it.
+    (("die", "deploy", "next", "die"), ("next", "die")),
+    # The views first, the roll's press after the next player's card (a hand lifted
+    # late): the first DIE is the roll's all the same, the second the next player's.
+    (("deploy", "next", "die", "die"), ("next", "die")),
+    (("deploy", "next", "die"), ("next",)),
+])
+def test_what_a_roll_leaves_unexplained_keeps_every_press_but_the_rolls_own(
+        evidence: tuple[str, ...], left: tuple[str, ...]) -> None:
+    follow = table()
+    items = {"die": Button.DIE,
+             "deploy": seen(START[0], START[1] + ["morning-star"], START[2], START[3]),
+             "next": seen(START[0], START[1] + ["morning-star"], START[2] + ["quietus"],
+                          START[3])}
+    tracker = Tracker(evidence=[items[e] for e in evidence])
+    rest = tracker._beyond(follow.game.state, (Lead("morning-star", M), DrawFromDeck()))
+    assert rest == [items[e] for e in left]
