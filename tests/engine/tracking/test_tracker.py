@@ -78,6 +78,7 @@ def test_a_deploy_and_a_gain_seen_at_once_are_both_inferred() -> None:
     verdict = follow.on_view(seen(START[0][:1], START[1] + ["morning-star"], START[2], START[3]))
     assert verdict.play == (Lead("morning-star", M), GainFrom(J))
     assert verdict.question is None
+    assert verdict.text == "Ann: deployed Morning Star to Mars; gained Sevro from Jupiter"
 
 
 def test_next_after_a_card_appears_turns_the_reading_into_a_scout() -> None:
@@ -311,6 +312,20 @@ def test_a_choice_nobody_sees_is_left_to_the_table_though_declining_it_fits() ->
     pending = follow.game.state.pending
     assert pending is not None and pending.then.card == "dancer"
     assert follow.tracker.waits_for_table(follow.game)
+
+
+def test_the_same_view_again_asks_nothing_more() -> None:
+    follow = table()
+    view = seen(START[0], START[1][:1], START[2], START[3])
+    question = follow.on_view(view).question
+    assert follow.on_view(view) == Verdict() and follow.questions == 1
+    assert follow.tracker.question is question
+
+
+def test_a_verdict_that_only_takes_back_says_nothing() -> None:
+    tracker = Tracker(played=[Lead("morning-star", M), GainFrom(J)])
+    verdict = tracker._verdict_for(table().game.state, (Lead("morning-star", M),))
+    assert verdict == Verdict(undo=1, play=(), text="")
 
 
 def test_views_that_match_the_game_change_nothing() -> None:
@@ -552,6 +567,22 @@ def test_a_location_unread_with_cards_on_it_is_asked_about_once() -> None:
     follow.on_view(unread(seen(START[0], START[1] + ["morning-star"], *START[2:]), L,
                           overdue=True))
     assert follow.tracker.question is None and follow.questions == 1  # not asked again
+
+
+def test_a_turn_held_back_at_an_unread_location_waits_there_until_it_is_read() -> None:
+    # Luna unread, and DIE pressed with nothing seen played: Ann's move was likely made
+    # at Luna. A view with Jupiter hidden too still waits at Luna alone (Jupiter's
+    # change, if any, comes later); once Luna is read (Jupiter still hidden), her card
+    # there and the draw are played.
+    follow = table()
+    follow.on_view(unread(seen(*START), L))
+    follow.on_button(Button.DIE)
+    verdict = follow.on_view(unread(unread(seen(*START), L), J))
+    assert verdict == Verdict() and follow.tracker.blind == {L}
+    verdict = follow.on_view(unread(seen(START[0], START[1], START[2] + ["quietus"], START[3]),
+                                    J))
+    assert verdict.play == (Lead("quietus", L), DrawFromDeck())
+    assert follow.tracker.blind == frozenset()
 
 
 def test_a_card_deployed_unseen_that_left_by_its_own_ability_is_named_by_the_table() -> None:
