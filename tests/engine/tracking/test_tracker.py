@@ -328,6 +328,20 @@ def test_a_verdict_that_only_takes_back_says_nothing() -> None:
     assert verdict == Verdict(undo=1, play=(), text="")
 
 
+def test_a_gold_pulled_and_taken_by_colonel_valentin_is_read_whole_without_asking() -> None:
+    # Colonel Valentin: "Move a Gold from any location to directly under this card. You
+    # may gain that card; if you do, end your turn." Sevro gone from Jupiter and Mars no
+    # deeper than Valentin: only Sevro pulled and taken fits (left under Valentin, Mars
+    # would read a card deeper), so the whole turn is played and nobody is asked.
+    follow = table()
+    verdict = follow.on_view(seen(START[0][:1], START[1] + ["colonel-valentin"], START[2],
+                                  START[3]))
+    assert verdict.play == (Lead("colonel-valentin", M), Choose("sevro", J, 1),
+                            Choose("gain"), Moved(source=M, card="sevro"))
+    assert verdict.question is None and follow.questions == 0
+    assert follow.game.state.current == 1 and "sevro" in follow.game.state.players[0].hand.known
+
+
 def test_views_that_match_the_game_change_nothing() -> None:
     follow = table()
     verdict = follow.on_view(view_of(follow.game.state))
