@@ -314,6 +314,17 @@ def test_a_choice_nobody_sees_is_left_to_the_table_though_declining_it_fits() ->
     assert follow.tracker.waits_for_table(follow.game)
 
 
+def test_a_choice_nobody_sees_before_the_die_is_left_to_the_table_too() -> None:
+    # Dancer on Mars, then DIE: nothing was gained, the deck was taken. The evidence
+    # ends with a press, not a view: the reveal is still the table's to answer.
+    follow = table()
+    follow.on_view(seen(START[0], START[1] + ["dancer"], START[2], START[3]))
+    verdict = follow.on_button(Button.DIE)
+    assert verdict.then is Then.WAIT and list(follow.game.log[1:]) == [Lead("dancer", M)]
+    pending = follow.game.state.pending
+    assert pending is not None and pending.then.card == "dancer"
+
+
 def test_the_same_view_again_asks_nothing_more() -> None:
     follow = table()
     view = seen(START[0], START[1][:1], START[2], START[3])
