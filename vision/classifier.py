@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -29,6 +30,9 @@ from vision import verify
 from vision.bundled import model_file
 from vision.crop import warp_card
 from vision.synth.crops import capture, null_crops
+
+if TYPE_CHECKING:
+    import onnxruntime
 
 MODEL_NAME = "card_embedder_2026nov"
 FACE_DOWN = "face_down"
@@ -66,6 +70,23 @@ def int8_saturates() -> bool:
     except OSError:
         return True  # an x86 CPU that does not say: the safe arithmetic
     return "avx512_vnni" not in flags and "avx_vnni" not in flags
+
+
+def embedder_session(path: Path, threads: int = 1) -> onnxruntime.InferenceSession:
+    """An onnxruntime session for an embedder at ``path``, scoring as its graph does on
+    any CPU (see :func:`int8_saturates`): the device's and the trainer's alike, so the
+    thresholds a model is calibrated with are the ones it is read with. ``threads`` 0:
+    onnxruntime's own choice."""
+    # onnxruntime loads with the first model (the demo's, on the capture thread after
+    # its page is up): +0.08 s of CPU before the page otherwise (import_costs.py)
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    if int8_saturates():
+        options.add_session_config_entry("session.disable_quant_qdq", "1")
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def default_model_path() -> Path:
@@ -191,22 +212,11 @@ class CardClassifier:
     """An ONNX card classifier; ``identify`` runs all crops of a frame in one call."""
 
     def __init__(self, model_path: Path | str | None = None, threads: int = 1) -> None:
-        # onnxruntime loads with the first model (the demo's, on the capture thread after
-        # its page is up): +0.08 s of CPU before the page otherwise (import_costs.py)
-        import onnxruntime as ort
-
         self.path = Path(model_path) if model_path else default_model_path()
         if not self.path.is_file():
             raise ModelError(f"model file not found: {self.path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        if int8_saturates():
-            opts.add_session_config_entry("session.disable_quant_qdq", "1")
         try:
-            self.session = ort.InferenceSession(
-                str(self.path), opts, providers=["CPUExecutionProvider"]
-            )
+            self.session = embedder_session(self.path, threads)
         except Exception as exc:  # onnxruntime raises its own types for corrupt files
             raise ModelError(f"cannot load model {self.path}: {exc}") from exc
         self._read_contract()

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import helper
 from onnxruntime.quantization import (
     CalibrationDataReader,
@@ -31,7 +30,13 @@ from onnxruntime.quantization import (
 )
 
 from engine.cards import ALL_IDS
-from vision.classifier import MODEL_NAME, CardClassifier, default_model_path, preprocess
+from vision.classifier import (
+    MODEL_NAME,
+    CardClassifier,
+    default_model_path,
+    embedder_session,
+    preprocess,
+)
 from vision.enroll import back_check, second_look_metadata
 from vision.head import attach_head, save, strip_head
 from vision.model_card import write_thresholds, write_training
@@ -284,7 +289,7 @@ def build_default(embedder_path: Path, photo_dir: Path, seed: int, out: Path,
     """Attach the default head, calibrate its thresholds on held-out crops, save it."""
     shown = progress or Progress("train", quiet=True)
     shown.stage("head: prototypes", None)
-    session = ort.InferenceSession(str(embedder_path), providers=["CPUExecutionProvider"])
+    session = embedder_session(embedder_path, threads=0)
     protos = default_prototypes(session, photo_dir, seed)
     rng = random.Random(seed)
     back_face = synth_cards.card_back()

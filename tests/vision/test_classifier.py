@@ -92,10 +92,15 @@ def test_preprocess_is_nchw_float() -> None:
     assert batch.shape == (2, 3, 88, 64) and batch.dtype == np.float32
 
 
-def test_identifies_captured_classic_cards_in_one_batch(classifier) -> None:
+def _captured_classic() -> tuple[list[str], list[np.ndarray]]:
+    """24 catalogue cards in the classic style, each captured as the camera might."""
     rng = random.Random(11)
     ids = rng.sample(ALL_IDS, 24)
-    crops = [capture(cards.card_face(c, "classic"), rng) for c in ids]
+    return ids, [capture(cards.card_face(c, "classic"), rng) for c in ids]
+
+
+def test_identifies_captured_classic_cards_in_one_batch(classifier) -> None:
+    ids, crops = _captured_classic()
     got = [g.card for g in classifier.identify(crops)]
     right = sum(g == c for g, c in zip(got, ids, strict=True))
     wrong = sum(g is not None and g != c for g, c in zip(got, ids, strict=True))
@@ -132,8 +137,7 @@ def test_scores_are_the_models_own_arithmetic_on_this_cpu(classifier) -> None:
     up to 0.79 off (19 of 24 named), so there the graph runs unfused (int8_saturates)."""
     import onnxruntime as ort
 
-    rng = random.Random(11)
-    crops = [capture(cards.card_face(c, "classic"), rng) for c in rng.sample(ALL_IDS, 24)]
+    _ids, crops = _captured_classic()
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     plain = ort.InferenceSession(str(classifier.path), options,
